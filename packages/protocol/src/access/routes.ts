@@ -1,0 +1,96 @@
+import type { PermissionId } from './permissions.ts';
+
+/** A route of the logged-in area as the server sends it in `/auth/access/info`. */
+export interface RouteEntry {
+  path: string;
+  name: string;
+  component?: string;
+  redirect?: string;
+  meta?: { title: string; icon?: string; permission?: PermissionId[]; hideInMenu?: boolean };
+  children?: RouteEntry[];
+}
+
+/**
+ * The whole route tree of the logged-in area. `meta.title` is an i18n key; `component`
+ * names the page the web client lazy-loads. The server filters it by the user's
+ * permissions (a route with no permission is visible to all; children recursively).
+ */
+export const APP_ROUTES: RouteEntry[] = [
+  {
+    path: '/dashboard',
+    name: 'dashboard',
+    redirect: '/dashboard/workplace',
+    meta: { title: 'menu.dashboard', icon: 'dashboard', permission: ['dashboard'] },
+    children: [
+      { path: '/dashboard/workplace', name: 'workplace', component: 'Workplace', meta: { title: 'menu.dashboard.workplace', permission: ['dashboard'] } },
+      { path: '/dashboard/analysis', name: 'analysis', component: 'Analysis', meta: { title: 'menu.dashboard.analysis', permission: ['dashboard'] } },
+    ],
+  },
+  {
+    path: '/lift',
+    name: 'cloud',
+    redirect: '/lift/list',
+    meta: { title: 'menu.cloud', icon: 'cloud', permission: ['lift'] },
+    children: [
+      { path: '/lift/list', name: 'liftList', component: 'LiftList', meta: { title: 'menu.cloud.liftList', permission: ['lift'] } },
+      { path: '/lift/:liftId', name: 'liftDetail', component: 'LiftDetail', meta: { title: 'menu.cloud.liftDetail', permission: ['lift'], hideInMenu: true } },
+      { path: '/lift/operation-log', name: 'operationLog', component: 'OperationLog', meta: { title: 'menu.cloud.operationLog', permission: ['operationLog'] } },
+      { path: '/lift/alerts', name: 'alerts', component: 'Alerts', meta: { title: 'menu.cloud.alerts', permission: ['alert'] } },
+    ],
+  },
+  {
+    path: '/manufacture',
+    name: 'equipment',
+    redirect: '/manufacture/device',
+    meta: { title: 'menu.equipment', icon: 'tool', permission: ['manufacture'] },
+    children: [
+      { path: '/manufacture/device', name: 'device', component: 'ManufactureDevice', meta: { title: 'menu.equipment.device', permission: ['manufacture'] } },
+    ],
+  },
+  {
+    path: '/system',
+    name: 'system',
+    redirect: '/system/users',
+    meta: { title: 'menu.system', icon: 'setting', permission: ['user', 'role', 'org'] },
+    children: [
+      { path: '/system/users', name: 'users', component: 'SystemUsers', meta: { title: 'menu.system.users', permission: ['user'] } },
+      { path: '/system/roles', name: 'roles', component: 'SystemRoles', meta: { title: 'menu.system.roles', permission: ['role'] } },
+      { path: '/system/orgs', name: 'orgs', component: 'SystemOrgs', meta: { title: 'menu.system.orgs', permission: ['org'] } },
+    ],
+  },
+  {
+    path: '/account',
+    name: 'account',
+    redirect: '/account/center',
+    meta: { title: 'menu.account', icon: 'user' },
+    children: [
+      { path: '/account/center', name: 'center', component: 'AccountCenter', meta: { title: 'menu.account.center' } },
+      {
+        path: '/account/settings',
+        name: 'settings',
+        redirect: '/account/settings/basic',
+        meta: { title: 'menu.account.settings' },
+        children: [
+          { path: '/account/settings/basic', name: 'basic', component: 'AccountSettings', meta: { title: 'menu.account.settings.basic', hideInMenu: true } },
+          { path: '/account/settings/security', name: 'security', component: 'AccountSettings', meta: { title: 'menu.account.settings.security', hideInMenu: true } },
+          { path: '/account/settings/custom', name: 'custom', component: 'AccountSettings', meta: { title: 'menu.account.settings.custom', hideInMenu: true } },
+          { path: '/account/settings/binding', name: 'binding', component: 'AccountSettings', meta: { title: 'menu.account.settings.binding', hideInMenu: true } },
+          { path: '/account/settings/notification', name: 'notification', component: 'AccountSettings', meta: { title: 'menu.account.settings.notification', hideInMenu: true } },
+        ],
+      },
+    ],
+  },
+];
+
+/** Keeps the routes whose permission list shares an id with the user's (spec section 6). */
+export function filterRoutes(routes: readonly RouteEntry[], permissionIds: ReadonlySet<string>): RouteEntry[] {
+  const out: RouteEntry[] = [];
+  for (const route of routes) {
+    const needed = route.meta?.permission;
+    if (needed && needed.length > 0 && !needed.some((p) => permissionIds.has(p))) continue;
+    const copy: RouteEntry = { ...route };
+    if (route.children) copy.children = filterRoutes(route.children, permissionIds);
+    out.push(copy);
+  }
+  return out;
+}

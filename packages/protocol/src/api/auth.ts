@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { LANGUAGES, PASSWORD_MAX, PASSWORD_MIN } from '../constants.ts';
+import type { Action, PermissionId } from '../access/permissions.ts';
+import type { RouteEntry } from '../access/routes.ts';
+
+/**
+ * Request schemas of the auth API. Messages are i18n keys (`validation.*`) that the web
+ * client translates; the server returns them per field in `result.issues`.
+ * Every object is strict: an unknown field is a validation error.
+ */
+const required = (max: number) => z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(max, 'validation.tooLong');
+
+export const usernameSchema = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .min(1, 'validation.required')
+  .max(64, 'validation.tooLong')
+  .regex(/^[\p{L}\p{N}._@-]+$/u, 'validation.username');
+export const emailSchema = z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').max(254, 'validation.tooLong').pipe(z.email('validation.email'));
+export const mobileSchema = z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').regex(/^\+?[0-9]{7,15}$/, 'validation.mobile');
+export const captchaSchema = z.string({ error: 'validation.required' }).trim().min(1, 'validation.required').regex(/^[0-9]{6}$/, 'validation.captcha');
+/** A new password: length rules of spec section 5; the common-password check is server-side. */
+export const newPasswordSchema = z
+  .string({ error: 'validation.required' })
+  .min(1, 'validation.required')
+  .min(PASSWORD_MIN, 'validation.passwordShort')
+  .max(PASSWORD_MAX, 'validation.passwordLong');
+const anyPassword = z.string({ error: 'validation.required' }).min(1, 'validation.required').max(PASSWORD_MAX, 'validation.passwordLong');
+
+export const loginPasswordSchema = z.strictObject({
+  type: z.literal('account').optional(),
+  username: required(254),
+  password: anyPassword,
+  remember: z.boolean().optional(),
+});
+export const loginMobileSchema = z.strictObject({
+  type: z.literal('mobile'),
+  mobile: mobileSchema,
+  captcha: captchaSchema,
+  remember: z.boolean().optional(),
+});
+export const loginSchema = z.union([loginMobileSchema, loginPasswordSchema]);
+export type LoginRequest = z.infer<typeof loginSchema>;
+
+export const smsRequestSchema = z.strictObject({ mobile: mobileSchema });
+
+export const passwordUpdateSchema = z.strictObject({
+  oldPassword: anyPassword,
+  password: newPasswordSchema,
+});
+/** The change-password form adds the confirmation, checked in the browser and never sent. */
+export const passwordChangeFormSchema = z
+  .object({ oldPassword: anyPassword, password: newPasswordSchema, confirm: z.string().min(1, 'validation.required') })
+  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'validation.passwordMismatch' });
+
+export const registerSchema = z.strictObject({
+  email: emailSchema,
+  username: usernameSchema,
+  password: newPasswordSchema,
+  mobile: mobileSchema,
+  captcha: captchaSchema,
+  language: z.enum(LANGUAGES).optional(),
+});
+export const registerFormSchema = registerSchema
+  .extend({ confirm: z.string().min(1, 'validation.required') })
+  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'validation.passwordMismatch' });
+
+export const activateSchema = z.strictObject({ token: z.string().min(20).max(200) });
+export const forgePasswordSchema = z.strictObject({ email: emailSchema });
+export const resetPasswordSchema = z.strictObject({ token: z.string().min(20).max(200), password: newPasswordSchema });
+export const twoStepQuerySchema = z.strictObject({ username: required(254) });
+
+export interface LoginResult {
+  token: string;
+  expiresAt: string;
+}
+
+export interface UserInfoPermission {
+  permissionId: PermissionId;
+  actionEntitySet: { action: Action }[];
+  actionList: Action[];
+}
+
+/** `GET /auth/access/info` result. */
+export interface UserInfo {
+  id: string;
+  username: string;
+  name: string;
+  avatar: string;
+  email: string | null;
+  mobile: string | null;
+  language: string;
+  roleType: string;
+  organization: { id: string; name: string; kind: 'manufacturer' | 'operator' } | null;
+  role: { id: string; name: string; permissions: UserInfoPermission[] };
+  routes: RouteEntry[];
+  settings: Record<string, unknown>;
+}

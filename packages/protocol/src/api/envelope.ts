@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/**
+ * Every HTTP answer is `{ success, code, msg, result }`. `code` is a stable machine key
+ * that the web client translates (`errors.<code>`); `msg` is readable English for logs
+ * and API users; the HTTP status carries the class of failure as well.
+ */
+export interface ApiResponse<T = unknown> {
+  success: boolean;
+  code: string;
+  msg: string;
+  result: T;
+}
+
+export const apiResponseSchema = <T extends z.ZodType>(result: T) =>
+  z.object({ success: z.boolean(), code: z.string(), msg: z.string(), result });
+
+/** Stable error and success codes with their HTTP status and English text. */
+export const API_CODES = {
+  ok: { status: 200, msg: 'OK' },
+  'validation.failed': { status: 400, msg: 'The request is not valid' },
+  'request.malformed': { status: 400, msg: 'The request body is not valid JSON' },
+  'request.tooLarge': { status: 413, msg: 'The request body is too large' },
+  'auth.unauthorized': { status: 401, msg: 'Authorization verification failed' },
+  'auth.badCredentials': { status: 401, msg: 'Invalid username or password' },
+  'auth.badCaptcha': { status: 401, msg: 'Invalid verification code' },
+  'auth.frozen': { status: 403, msg: 'This account is frozen' },
+  'auth.pending': { status: 403, msg: 'This account has not been activated yet' },
+  'auth.noPermissions': { status: 403, msg: 'roles must be a non-null array' },
+  'auth.tooManyAttempts': { status: 429, msg: 'Too many failed attempts, try again later' },
+  'auth.oldPasswordWrong': { status: 400, msg: 'The old password is wrong' },
+  'auth.passwordTooShort': { status: 400, msg: 'password is shorter than 8, please re-enter' },
+  'auth.passwordTooLong': { status: 400, msg: 'The password is longer than 128 characters' },
+  'auth.passwordCommon': { status: 400, msg: 'The password is not strong enough.' },
+  'auth.passwordMismatch': { status: 400, msg: 'passwords entered twice do not match' },
+  'auth.tokenInvalid': { status: 400, msg: 'The link is invalid or has expired' },
+  'auth.smsTooSoon': { status: 429, msg: 'A code was sent recently, wait before asking again' },
+  'auth.notAllowed': { status: 403, msg: 'This sign-in method is not available' },
+  'csrf.invalid': { status: 403, msg: 'The CSRF token is missing or wrong' },
+  forbidden: { status: 403, msg: 'You do not have permission to do this' },
+  notFound: { status: 404, msg: 'Not found' },
+  conflict: { status: 409, msg: 'Conflict' },
+  'user.exists': { status: 409, msg: 'A user with this username, email or mobile already exists' },
+  'user.notFound': { status: 404, msg: 'User not found' },
+  'user.self': { status: 409, msg: 'You cannot do this to your own account' },
+  'role.notFound': { status: 404, msg: 'Role not found' },
+  'role.exists': { status: 409, msg: 'A role with this name already exists' },
+  'role.inUse': { status: 409, msg: 'The role is still held by users' },
+  'role.builtIn': { status: 409, msg: 'A built-in role cannot be deleted' },
+  'org.notFound': { status: 404, msg: 'Organization not found' },
+  'org.exists': { status: 409, msg: 'An organization with this name already exists' },
+  'org.inUse': { status: 409, msg: 'The organization still has users or lifts' },
+  'org.notOperator': { status: 409, msg: 'Lifts can only be assigned to an operator organization' },
+  'session.notFound': { status: 404, msg: 'Session not found' },
+  'lift.notFound': { status: 404, msg: 'Lift not found' },
+  'lift.noDeviceNo': { status: 409, msg: 'device has not been assigned a device number' },
+  'lift.registered': { status: 409, msg: 'device has been registered, check and retry' },
+  'lift.mismatch': { status: 409, msg: 'device does not match' },
+  'lift.offline': { status: 503, msg: 'The lift is offline' },
+  'lift.timeout': { status: 504, msg: 'The lift did not answer in time' },
+  'lift.refused': { status: 409, msg: 'The lift refused the command' },
+  'lift.sendFailed': { status: 503, msg: 'failed to send' },
+  'lift.noLocation': { status: 400, msg: 'location information missing' },
+  'config.reconfigure': { status: 409, msg: 'The lift is already configured; confirm to reconfigure' },
+  'config.versionConflict': { status: 409, msg: 'The configuration changed meanwhile; read it again' },
+  'config.invalid': { status: 400, msg: 'modification failed' },
+  'document.notFound': { status: 404, msg: 'Document not found' },
+  'service.unavailable': { status: 503, msg: 'The service is unavailable' },
+  'rateLimited': { status: 429, msg: 'Too many requests' },
+  internal: { status: 500, msg: 'Internal server error' },
+} as const satisfies Record<string, { status: number; msg: string }>;
+
+export type ApiCode = keyof typeof API_CODES;
+
+/** One field error of a `validation.failed` answer: `message` is an i18n key. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
