@@ -35,6 +35,8 @@ export const userUpdateSchema = z.strictObject({
   roleId: id.optional(),
   orgId: id.nullable().optional(),
   language: z.enum(LANGUAGES).optional(),
+  /** The account must confirm each password sign-in with an SMS code. */
+  twoStep: z.boolean().optional(),
 });
 export const userIdSchema = z.strictObject({ id });
 export const userResetPasswordSchema = z.strictObject({ id, password: newPasswordSchema });
@@ -58,6 +60,7 @@ export interface UserView {
   mobile: string | null;
   status: UserStatus;
   language: string;
+  twoStep: boolean;
   role: { id: string; name: string };
   organization: { id: string; name: string } | null;
   createdAt: string;

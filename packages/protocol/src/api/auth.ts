@@ -28,9 +28,11 @@ export const newPasswordSchema = z
 const anyPassword = z.string({ error: 'validation.required' }).min(1, 'validation.required').max(PASSWORD_MAX, 'validation.passwordLong');
 
 export const loginPasswordSchema = z.strictObject({
-  type: z.literal('account').optional(),
+  type: z.literal('account'),
   username: required(254),
   password: anyPassword,
+  /** The SMS code, for accounts that need a second step (see `/auth/2step-code`). */
+  captcha: captchaSchema.optional(),
   remember: z.boolean().optional(),
 });
 export const loginMobileSchema = z.strictObject({
@@ -39,7 +41,11 @@ export const loginMobileSchema = z.strictObject({
   captcha: captchaSchema,
   remember: z.boolean().optional(),
 });
-export const loginSchema = z.union([loginMobileSchema, loginPasswordSchema]);
+/** `type` may be left out for the account form; the branch that matches reports its own field errors. */
+export const loginSchema = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('type' in v) ? { ...v, type: 'account' } : v),
+  z.discriminatedUnion('type', [loginPasswordSchema, loginMobileSchema], { error: 'validation.invalid' }),
+);
 export type LoginRequest = z.infer<typeof loginSchema>;
 
 export const smsRequestSchema = z.strictObject({ mobile: mobileSchema });

@@ -1,0 +1,85 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import errorsPlugin from './plugins/errors.ts';
+import dbPlugin from './plugins/db.ts';
+import messagingPlugin, { type Mailer, type SmsSender } from './plugins/messaging.ts';
+import authPlugin from './plugins/auth.ts';
+import mqttPlugin from './plugins/mqtt.ts';
+import webPlugin from './plugins/web.ts';
+import authRoutes from './modules/auth/routes.ts';
+import accountRoutes from './modules/account/routes.ts';
+import healthRoutes from './modules/health/routes.ts';
+import systemUsers from './modules/system/users.ts';
+import systemRoles from './modules/system/roles.ts';
+import systemOrgs from './modules/system/orgs.ts';
+import './types.ts';
+
+export interface BuildOptions {
+  config: Config;
+  database?: Database;
+  mailer?: Mailer;
+  sms?: SmsSender;
+  logger?: FastifyServerOptions['logger'];
+  onAdminPassword?: (username: string, password: string) => void;
+}
+
+/** Bodies above this are refused with 413 before parsing. */
+export const BODY_LIMIT_BYTES = 256 * 1024;
+
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: opts.config.logLevel,
+      // Secrets never reach a log, even if a future log line includes a body or headers.
+      redact: ['req.headers.authorization', 'req.headers["access-token"]', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.oldPassword', '*.captcha', '*.token', '*.secret'],
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: opts.config.trustProxy,
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', opts.config);
+  app.decorate('healthChecks', new Map());
+  if (opts.mailer) app.decorate('mailer', opts.mailer);
+  if (opts.sms) app.decorate('sms', opts.sms);
+
+  await app.register(errorsPlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:', 'blob:'], connectSrc: ["'self'", 'ws:', 'wss:', 'http://127.0.0.1:*', 'ws://127.0.0.1:*'] },
+    },
+  });
+  await app.register(rateLimit, { global: true, max: 600, timeWindow: 60_000 });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'LiftLink API', version: '1.0.0', description: 'Every response is `{ success, code, msg, result }`.' },
+      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'Access-Token' } } },
+      security: [{ accessToken: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(dbPlugin, { database: opts.database, onAdminPassword: opts.onAdminPassword });
+  await app.register(messagingPlugin);
+  await app.register(authPlugin);
+  await app.register(mqttPlugin);
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(accountRoutes);
+  await app.register(systemUsers);
+  await app.register(systemRoles);
+  await app.register(systemOrgs);
+  await app.register(webPlugin);
+  return app;
+}

@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration from the environment. Every variable is documented in the README;
+ * a bad value stops the start with a message naming the variable, never a stack trace.
+ */
+const port = z.coerce.number().int().min(0).max(65_535);
+const optionalUrl = (protocols: RegExp) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || (URL.canParse(v) && protocols.test(new URL(v).protocol)), 'must be a URL of the right kind');
+
+const envSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(/^postgres(ql)?:$/),
+  MQTT_URL: optionalUrl(/^(mqtts?|wss?|tcp):$/),
+  MQTT_PORT: port.default(1883),
+  MQTT_USERNAME: z.string().optional(),
+  MQTT_PASSWORD: z.string().optional(),
+  SIMULATOR: z.coerce.number().int().min(0).max(10_000).optional(),
+  LIFTLINK_ADMIN_USER: z.string().trim().min(1).max(64).regex(/^[\p{L}\p{N}._@-]+$/u, 'letters, digits, . _ @ - only').default('admin'),
+  LIFTLINK_ADMIN_PASSWORD: z.string().min(8, 'at least 8 characters').max(128).optional(),
+  SMTP_URL: optionalUrl(/^smtps?:$/),
+  MAIL_FROM: z.string().trim().min(3).default('LiftLink <no-reply@liftlink.local>'),
+  PUBLIC_URL: optionalUrl(/^https?:$/),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  SITE_PRODUCT_NAME: z.string().trim().min(1).max(80).default('LiftLink'),
+  SITE_MAKER: z.string().trim().min(1).max(80).default('LiftLink Lifts'),
+  SITE_COPYRIGHT: z.string().trim().max(200).default('© 2026 LiftLink Lifts'),
+  SITE_FILING_NUMBER: z.string().trim().max(80).default(''),
+  SITE_SERVICE_CONTACT: z.string().trim().max(200).default(''),
+  WEB_DIST: z.string().trim().optional(),
+  HEARTBEAT_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  mqttUrl: string | undefined;
+  mqttPort: number;
+  mqttUsername: string | undefined;
+  mqttPassword: string | undefined;
+  simulator: number;
+  adminUser: string;
+  adminPassword: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  logLevel: string;
+  trustProxy: boolean;
+  site: { productName: string; maker: string; version: string; copyright: string; filingNumber: string; serviceContact: string };
+  webDist: string | undefined;
+  heartbeatSeconds: number;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(env[String(i.path[0])])})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    mqttUrl: e.MQTT_URL,
+    mqttPort: e.MQTT_PORT,
+    mqttUsername: e.MQTT_USERNAME,
+    mqttPassword: e.MQTT_PASSWORD,
+    simulator: e.SIMULATOR ?? (e.MQTT_URL ? 0 : 8),
+    adminUser: e.LIFTLINK_ADMIN_USER,
+    adminPassword: e.LIFTLINK_ADMIN_PASSWORD,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    site: {
+      productName: e.SITE_PRODUCT_NAME,
+      maker: e.SITE_MAKER,
+      version: '1.0',
+      copyright: e.SITE_COPYRIGHT,
+      filingNumber: e.SITE_FILING_NUMBER,
+      serviceContact: e.SITE_SERVICE_CONTACT,
+    },
+    webDist: e.WEB_DIST,
+    heartbeatSeconds: e.HEARTBEAT_SECONDS,
+  };
+}

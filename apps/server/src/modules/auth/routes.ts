@@ -1,0 +1,199 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ACTIVATION_VALID_MS,
+  CSRF_COOKIE,
+  RESET_VALID_MS,
+  SMS_CODE_VALID_MS,
+  SMS_RESEND_MS,
+  TOKEN_COOKIE,
+  activateSchema,
+  forgePasswordSchema,
+  loginSchema,
+  passwordUpdateSchema,
+  registerSchema,
+  resetPasswordSchema,
+  smsRequestSchema,
+  twoStepQuerySchema,
+} from '@liftlink/protocol';
+import { AppError, ok } from '../../lib/errors.ts';
+import { newToken, sixDigitCode } from '../../lib/crypto.ts';
+import { assertAcceptablePassword, dummyVerify, hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { accountKey, addressKey, assertNotBlocked, clearFailures, recordFailure } from './throttle.ts';
+import { consumeSubjectCode, consumeToken, issueCode, lastIssuedAgoMs } from './one-time-codes.ts';
+import { createSession, revokeSession, revokeUserSessions } from './sessions.ts';
+import { findTaken, findUserByLogin, findUserById, findUserByMobile, loadUserInfo, type UserRow } from '../users/repository.ts';
+import { mailText } from './mail-texts.ts';
+
+/** Sign-in, sessions, password, registration and recovery (spec sections 4, 5, 7, 8). */
+const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { sql } = app.database;
+  const secureCookies = app.config.publicUrl.startsWith('https:');
+
+  app.get('/auth/Hi', { config: { access: 'public' } }, async (request, reply) => {
+    const token = request.cookies[CSRF_COOKIE] ?? newToken();
+    reply.setCookie(CSRF_COOKIE, token, { path: '/', sameSite: 'lax', httpOnly: false, secure: secureCookies });
+    return ok({ hi: true });
+  });
+
+  app.get('/auth/public/site', { config: { access: 'public' } }, async () => ok({ ...app.config.site, providers: [] as string[] }));
+
+  app.post('/account/sms', { config: { access: 'public' }, schema: { body: smsRequestSchema } }, async (request) => {
+    const { mobile } = request.body;
+    await assertNotBlocked(sql, [addressKey(request.ip)]);
+    const ago = await lastIssuedAgoMs(sql, 'sms', mobile);
+    if (ago !== null && ago < SMS_RESEND_MS) {
+      const retryAfter = Math.ceil((SMS_RESEND_MS - ago) / 1000);
+      throw new AppError('auth.smsTooSoon', { retryAfter }, undefined, { 'retry-after': String(retryAfter) });
+    }
+    const code = sixDigitCode();
+    await issueCode(sql, 'sms', mobile, code, SMS_CODE_VALID_MS);
+    await app.sms.send(mobile, `LiftLink verification code: ${code}. Valid for 5 minutes.`);
+    // The same answer whether or not the number belongs to an account.
+    return ok({ resendAfterSeconds: SMS_RESEND_MS / 1000 });
+  });
+
+  app.post('/auth/access/login', { config: { access: 'public' }, schema: { body: loginSchema } }, async (request, reply) => {
+    const body = request.body;
+    const ip = request.ip;
+    let user: UserRow | undefined;
+    if (body.type === 'mobile') {
+      const keys = [accountKey(`mobile:${body.mobile}`), addressKey(ip)];
+      await assertNotBlocked(sql, keys);
+      user = await findUserByMobile(sql, body.mobile);
+      const codeOk = await consumeSubjectCode(sql, 'sms', body.mobile, body.captcha);
+      if (!user || !codeOk) {
+        await recordFailure(sql, keys);
+        await app.audit({ action: 'auth.login', result: 'failed', username: body.mobile, ip, detail: { method: 'mobile', reason: 'badCaptcha' } });
+        throw new AppError('auth.badCaptcha');
+      }
+      await clearFailures(sql, keys[0]!);
+    } else {
+      const keys = [accountKey(body.username), addressKey(ip)];
+      await assertNotBlocked(sql, keys);
+      user = await findUserByLogin(sql, body.username);
+      const passwordOk = user ? await verifyPassword(user.password_hash, body.password) : await dummyVerify(body.password);
+      if (!user || !passwordOk) {
+        await recordFailure(sql, keys);
+        await app.audit({ action: 'auth.login', result: 'failed', userId: user?.id ?? null, username: body.username.slice(0, 100), ip, detail: { method: 'password', reason: 'badCredentials' } });
+        throw new AppError('auth.badCredentials');
+      }
+      if (user.two_step && user.status === 'active') {
+        if (!body.captcha || !user.mobile || !(await consumeSubjectCode(sql, 'sms', user.mobile, body.captcha))) {
+          await recordFailure(sql, keys);
+          throw new AppError('auth.badCaptcha', { stepCode: true });
+        }
+      }
+      await clearFailures(sql, keys[0]!);
+    }
+    if (user.status !== 'active') {
+      await app.audit({ action: 'auth.login', result: 'denied', userId: user.id, username: user.username, ip, detail: { reason: user.status } });
+      throw new AppError(user.status === 'frozen' ? 'auth.frozen' : 'auth.pending');
+    }
+    const session = await createSession(sql, user.id, ip, request.headers['user-agent']);
+    await sql.query('update users set last_login_at = now() where id = $1', [user.id]);
+    await app.audit({ action: 'auth.login', result: 'ok', userId: user.id, username: user.username, ip, detail: { method: body.type } });
+    reply.setCookie(TOKEN_COOKIE, session.token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookies,
+      ...(body.remember ? { expires: session.expiresAt } : {}),
+    });
+    return ok({ token: session.token, expiresAt: session.expiresAt.toISOString() });
+  });
+
+  app.post('/auth/access/logout', { config: { access: 'authenticated' } }, async (request, reply) => {
+    const auth = request.auth!;
+    await revokeSession(sql, auth.sessionId);
+    await app.audit({ action: 'auth.logout', result: 'ok', userId: auth.userId, username: auth.username, ip: request.ip });
+    reply.clearCookie(TOKEN_COOKIE, { path: '/' });
+    return ok(null);
+  });
+
+  app.get('/auth/access/info', { config: { access: 'authenticated' } }, async (request) => {
+    const info = await loadUserInfo(sql, request.auth!.userId);
+    if (!info) throw new AppError('auth.unauthorized');
+    // Spec section 4: a role without permissions cannot load user info.
+    if (info.role.permissions.length === 0) throw new AppError('auth.noPermissions');
+    return ok(info);
+  });
+
+  app.post('/auth/access/pwd/update', { config: { access: 'authenticated' }, schema: { body: passwordUpdateSchema } }, async (request) => {
+    const auth = request.auth!;
+    const keys = [accountKey(auth.username), addressKey(request.ip)];
+    await assertNotBlocked(sql, keys);
+    const user = await findUserById(sql, auth.userId);
+    if (!user || !(await verifyPassword(user.password_hash, request.body.oldPassword))) {
+      await recordFailure(sql, keys);
+      await app.audit({ action: 'auth.passwordChange', result: 'failed', userId: auth.userId, username: auth.username, ip: request.ip, detail: { reason: 'oldPasswordWrong' } });
+      throw new AppError('auth.oldPasswordWrong');
+    }
+    assertAcceptablePassword(request.body.password, user.username);
+    await sql.query('update users set password_hash = $2, updated_at = now() where id = $1', [user.id, await hashPassword(request.body.password)]);
+    const ended = await revokeUserSessions(sql, user.id, auth.sessionId);
+    await app.audit({ action: 'auth.passwordChange', result: 'ok', userId: auth.userId, username: auth.username, ip: request.ip, detail: { otherSessionsEnded: ended } });
+    return ok(null, 'modification successful');
+  });
+
+  app.post('/auth/register', { config: { access: 'public' }, schema: { body: registerSchema } }, async (request) => {
+    const b = request.body;
+    await assertNotBlocked(sql, [addressKey(request.ip)]);
+    if (!(await consumeSubjectCode(sql, 'sms', b.mobile, b.captcha))) {
+      await recordFailure(sql, [addressKey(request.ip)]);
+      throw new AppError('auth.badCaptcha');
+    }
+    assertAcceptablePassword(b.password, b.username);
+    const taken = await findTaken(sql, b);
+    if (taken.length) throw new AppError('user.exists', { fields: taken });
+    const [role] = await sql.query<{ id: string }>(`select id from roles where name = 'viewer'`);
+    const [user] = await sql.query<{ id: string }>(
+      `insert into users (username, email, mobile, name, password_hash, role_id, status, language) values ($1, $2, $3, $1, $4, $5, 'pending', $6) returning id`,
+      [b.username, b.email, b.mobile, await hashPassword(b.password), role!.id, b.language ?? 'zh-CN'],
+    );
+    const token = newToken();
+    await issueCode(sql, 'activate', user!.id, token, ACTIVATION_VALID_MS);
+    await app.mailer.send({ to: b.email, ...mailText('activate', b.language, `${app.config.publicUrl}/user/activate?token=${token}`) });
+    await app.audit({ action: 'auth.register', result: 'ok', userId: user!.id, username: b.username, ip: request.ip });
+    return ok({ email: b.email });
+  });
+
+  app.post('/auth/activate', { config: { access: 'public' }, schema: { body: activateSchema } }, async (request) => {
+    const userId = await consumeToken(sql, 'activate', request.body.token);
+    if (!userId) throw new AppError('auth.tokenInvalid');
+    await sql.query(`update users set status = 'active', updated_at = now() where id = $1 and status = 'pending'`, [userId]);
+    await app.audit({ action: 'auth.activate', result: 'ok', userId, ip: request.ip });
+    return ok(null);
+  });
+
+  app.post('/auth/forge-password', { config: { access: 'public' }, schema: { body: forgePasswordSchema } }, async (request) => {
+    await assertNotBlocked(sql, [addressKey(request.ip)]);
+    const user = await findUserByLogin(sql, request.body.email);
+    if (user?.email && user.status !== 'frozen') {
+      const token = newToken();
+      await issueCode(sql, 'reset', user.id, token, RESET_VALID_MS);
+      await app.mailer.send({ to: user.email, ...mailText('reset', user.language, `${app.config.publicUrl}/user/reset-password?token=${token}`) });
+      await app.audit({ action: 'auth.resetRequested', result: 'ok', userId: user.id, username: user.username, ip: request.ip });
+    }
+    // Same answer either way: the endpoint does not reveal which addresses have accounts.
+    return ok(null);
+  });
+
+  app.post('/auth/reset-password', { config: { access: 'public' }, schema: { body: resetPasswordSchema } }, async (request) => {
+    const userId = await consumeToken(sql, 'reset', request.body.token);
+    const user = userId ? await findUserById(sql, userId) : undefined;
+    if (!user) throw new AppError('auth.tokenInvalid');
+    assertAcceptablePassword(request.body.password, user.username);
+    await sql.query('update users set password_hash = $2, updated_at = now() where id = $1', [user.id, await hashPassword(request.body.password)]);
+    await revokeUserSessions(sql, user.id);
+    await clearFailures(sql, accountKey(user.username));
+    await app.audit({ action: 'auth.passwordReset', result: 'ok', userId: user.id, username: user.username, ip: request.ip });
+    return ok(null);
+  });
+
+  app.get('/auth/2step-code', { config: { access: 'public' }, schema: { querystring: twoStepQuerySchema } }, async (request) => {
+    const user = await findUserByLogin(sql, request.query.username);
+    return ok({ stepCode: user?.two_step ?? false });
+  });
+};
+
+export default authRoutes;

@@ -1,0 +1,109 @@
+import { ACTIONS, APP_ROUTES, filterRoutes, type Permission, type UserInfo, type UserView } from '@liftlink/protocol';
+import type { SqlExecutor } from '../../db/client.ts';
+
+export interface UserRow {
+  id: string;
+  username: string;
+  email: string | null;
+  mobile: string | null;
+  name: string;
+  avatar: string;
+  language: string;
+  status: 'active' | 'frozen' | 'pending';
+  password_hash: string;
+  two_step: boolean;
+  role_id: string;
+  org_id: string | null;
+  settings: Record<string, unknown>;
+  notifications: Record<string, unknown>;
+}
+
+/** Sign-in accepts the username or the email address. */
+export async function findUserByLogin(sql: SqlExecutor, login: string): Promise<UserRow | undefined> {
+  const [row] = await sql.query<UserRow>(`select * from users where lower(username) = lower($1) or lower(email) = lower($1) limit 1`, [login.trim()]);
+  return row;
+}
+
+export async function findUserByMobile(sql: SqlExecutor, mobile: string): Promise<UserRow | undefined> {
+  const [row] = await sql.query<UserRow>(`select * from users where mobile = $1`, [mobile]);
+  return row;
+}
+
+export async function findUserById(sql: SqlExecutor, id: string): Promise<UserRow | undefined> {
+  const [row] = await sql.query<UserRow>(`select * from users where id = $1`, [id]);
+  return row;
+}
+
+/** Which of username, email, mobile are taken by someone other than `exceptId`. */
+export async function findTaken(sql: SqlExecutor, u: { username?: string; email?: string | null; mobile?: string | null }, exceptId?: string): Promise<string[]> {
+  const rows = await sql.query<{ username: string; email: string | null; mobile: string | null }>(
+    `select username, email, mobile from users
+      where (lower(username) = lower($1) or lower(email) = lower($2) or mobile = $3) and ($4::uuid is null or id <> $4::uuid)`,
+    [u.username ?? null, u.email ?? null, u.mobile ?? null, exceptId ?? null],
+  );
+  const taken = new Set<string>();
+  for (const r of rows) {
+    if (u.username && r.username.toLowerCase() === u.username.toLowerCase()) taken.add('username');
+    if (u.email && r.email?.toLowerCase() === u.email.toLowerCase()) taken.add('email');
+    if (u.mobile && r.mobile === u.mobile) taken.add('mobile');
+  }
+  return [...taken];
+}
+
+/** `/auth/access/info`: the user, the role with the spec's permission shape, and the filtered routes. */
+export async function loadUserInfo(sql: SqlExecutor, userId: string): Promise<UserInfo | null> {
+  const [row] = await sql.query<UserRow & { role_name: string; role_type: string; permissions: Permission[]; org_name: string | null; org_kind: 'manufacturer' | 'operator' | null }>(
+    `select u.*, r.name as role_name, r.role_type, r.permissions, o.name as org_name, o.kind as org_kind
+       from users u join roles r on r.id = u.role_id left join organizations o on o.id = u.org_id where u.id = $1`,
+    [userId],
+  );
+  if (!row) return null;
+  const permissions = row.permissions
+    .filter((p) => p.actions.length > 0)
+    .map((p) => {
+      const actionList = ACTIONS.filter((a) => p.actions.includes(a));
+      return { permissionId: p.permissionId, actionEntitySet: actionList.map((action) => ({ action })), actionList };
+    });
+  return {
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    avatar: row.avatar,
+    email: row.email,
+    mobile: row.mobile,
+    language: row.language,
+    roleType: row.role_type,
+    organization: row.org_id ? { id: row.org_id, name: row.org_name!, kind: row.org_kind! } : null,
+    role: { id: row.role_id, name: row.role_name, permissions },
+    routes: filterRoutes(APP_ROUTES, new Set(permissions.map((p) => p.permissionId))),
+    settings: row.settings,
+  };
+}
+
+export async function listUsers(sql: SqlExecutor, q: { page: number; pageSize: number; keyword?: string | undefined }): Promise<{ list: UserView[]; total: number }> {
+  const kw = q.keyword ? `%${q.keyword.replace(/[\\%_]/g, '\\$&')}%` : null;
+  const where = `($1::text is null or u.username ilike $1 or u.name ilike $1 or u.email ilike $1 or u.mobile ilike $1)`;
+  const [count] = await sql.query<{ n: string }>(`select count(*) as n from users u where ${where}`, [kw]);
+  const rows = await sql.query<UserRow & { role_name: string; org_name: string | null; created_at: Date; last_login_at: Date | null }>(
+    `select u.*, r.name as role_name, o.name as org_name from users u join roles r on r.id = u.role_id
+       left join organizations o on o.id = u.org_id where ${where} order by u.created_at, u.username limit $2 offset $3`,
+    [kw, q.pageSize, (q.page - 1) * q.pageSize],
+  );
+  return {
+    total: Number(count!.n),
+    list: rows.map((r) => ({
+      id: r.id,
+      username: r.username,
+      name: r.name,
+      email: r.email,
+      mobile: r.mobile,
+      status: r.status,
+      language: r.language,
+      twoStep: r.two_step,
+      role: { id: r.role_id, name: r.role_name },
+      organization: r.org_id ? { id: r.org_id, name: r.org_name! } : null,
+      createdAt: new Date(r.created_at).toISOString(),
+      lastLoginAt: r.last_login_at ? new Date(r.last_login_at).toISOString() : null,
+    })),
+  };
+}

@@ -1,0 +1,137 @@
+import net from 'node:net';
+import { once } from 'node:events';
+import fp from 'fastify-plugin';
+import { Aedes, type Client as AedesClient } from 'aedes';
+import mqtt, { type MqttClient } from 'mqtt';
+import { newToken, safeEqual } from '../lib/crypto.ts';
+
+/**
+ * Who may do what on the broker. The lifts module installs the device rules; until then
+ * only the server's own service client is let in.
+ */
+export interface BrokerAccess {
+  authenticateDevice(username: string, secret: string): Promise<boolean>;
+  canPublish(deviceNo: string, topic: string): boolean;
+  canSubscribe(deviceNo: string, topic: string): boolean;
+  /** Called when a device connects or disconnects on the embedded broker. */
+  onDeviceConnection?(deviceNo: string, connected: boolean): void;
+}
+
+const DENY_ALL: BrokerAccess = {
+  authenticateDevice: async () => false,
+  canPublish: () => false,
+  canSubscribe: () => false,
+};
+
+export const SERVICE_USER_PREFIX = 'liftlink-server';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's own MQTT connection (to the embedded broker or to MQTT_URL). */
+    mqtt: MqttClient;
+    /** The embedded broker, when MQTT_URL is unset. */
+    broker: Aedes | null;
+    brokerAccess: BrokerAccess;
+    /** Disconnects a device from the embedded broker at once (credential reset). */
+    kickDevice(deviceNo: string): void;
+  }
+}
+
+export class BrokerPortBusyError extends Error {}
+
+export default fp(async (app) => {
+  const { config } = app;
+  app.decorate('brokerAccess', DENY_ALL);
+  let broker: Aedes | null = null;
+  let server: net.Server | null = null;
+  const servicePassword = config.mqttPassword ?? newToken();
+  const serviceUser = config.mqttUsername ?? `${SERVICE_USER_PREFIX}`;
+  const deviceClients = new Map<string, AedesClient>();
+
+  if (!config.mqttUrl) {
+    broker = await Aedes.createBroker({ id: 'liftlink-embedded' });
+    const isService = (client: AedesClient | null) => !!client && (client as AedesClient & { liftlinkService?: boolean }).liftlinkService === true;
+    broker.authenticate = (client, username, password, done) => {
+      const secret = password?.toString('utf8') ?? '';
+      if (username === serviceUser && safeEqual(secret, servicePassword)) {
+        (client as AedesClient & { liftlinkService?: boolean }).liftlinkService = true;
+        return done(null, true);
+      }
+      if (!username || client.id !== username) return done(Object.assign(new Error('bad credentials'), { returnCode: 4 as const }), false);
+      app.brokerAccess.authenticateDevice(username, secret).then(
+        (okay) => done(okay ? null : Object.assign(new Error('bad credentials'), { returnCode: 4 as const }), okay),
+        () => done(Object.assign(new Error('unavailable'), { returnCode: 3 as const }), false),
+      );
+    };
+    broker.authorizePublish = (client, packet, done) => {
+      if (!client || isService(client)) return done(null);
+      done(app.brokerAccess.canPublish(client.id, packet.topic) ? null : new Error('not authorized'));
+    };
+    broker.authorizeSubscribe = (client, sub, done) => {
+      if (isService(client)) return done(null, sub);
+      done(null, app.brokerAccess.canSubscribe(client.id, sub.topic) ? sub : null);
+    };
+    broker.on('client', (client) => {
+      if (isService(client)) return;
+      deviceClients.set(client.id, client);
+      app.brokerAccess.onDeviceConnection?.(client.id, true);
+    });
+    broker.on('clientDisconnect', (client) => {
+      if (isService(client)) return;
+      if (deviceClients.get(client.id) === client) deviceClients.delete(client.id);
+      app.brokerAccess.onDeviceConnection?.(client.id, false);
+    });
+    server = net.createServer((socket) => broker!.handle(socket));
+    server.listen(config.mqttPort, config.host);
+    try {
+      await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err as Error))]);
+    } catch (err) {
+      broker.close();
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw new BrokerPortBusyError(`MQTT_PORT ${config.mqttPort} is already in use. Set MQTT_PORT to a free port, or MQTT_URL to use a running broker.`);
+      }
+      throw err;
+    }
+  }
+
+  const address = server?.address();
+  const url = config.mqttUrl ?? `mqtt://127.0.0.1:${typeof address === 'object' && address ? address.port : config.mqttPort}`;
+  const client = mqtt.connect(url, {
+    clientId: `${serviceUser}-${newToken().slice(0, 10)}`,
+    username: serviceUser,
+    password: servicePassword,
+    clean: true,
+    reconnectPeriod: 1_000,
+    connectTimeout: 5_000,
+  });
+  client.on('error', (err) => app.log.warn({ err: err.message }, 'mqtt client error'));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.end(true);
+      reject(new Error(`Cannot reach the MQTT broker at ${url}`));
+    }, 10_000);
+    client.once('connect', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+  app.decorate('broker', broker);
+  app.decorate('mqtt', client);
+  app.decorate('kickDevice', (deviceNo: string) => deviceClients.get(deviceNo)?.close());
+  app.healthChecks.set('broker', async () => {
+    if (!client.connected) throw new Error('broker unreachable');
+  });
+  app.addHook('onClose', async () => {
+    await client.endAsync(true);
+    if (broker) {
+      await new Promise<void>((resolve) => broker!.close(() => resolve()));
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    }
+  });
+});
+
+/** The embedded broker's actual port (tests listen on port 0). */
+export function embeddedBrokerPort(app: { mqtt: MqttClient }): number {
+  return Number(new URL(`mqtt://${app.mqtt.options.host}:${app.mqtt.options.port}`).port);
+}

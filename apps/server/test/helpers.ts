@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { CSRF_COOKIE } from '@liftlink/protocol';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openPglite, openPostgres, type Database } from '../src/db/client.ts';
+import type { Mail } from '../src/plugins/messaging.ts';
+
+/**
+ * The database kinds every integration test runs on: PGlite always, PostgreSQL when
+ * TEST_DATABASE_URL is set (`.ci/run` sets it, so CI always runs both).
+ */
+export const DB_KINDS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export const ADMIN_PASSWORD = 'Admin-Test-Password-1';
+
+/** A fresh database: PGlite in memory, or a new PostgreSQL database dropped at close. */
+export async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const database = await openPglite(':memory:');
+    return { database, drop: () => database.close() };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `liftlink_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openPostgres(url.toString());
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  mails: Mail[];
+  sms: { mobile: string; text: string }[];
+  dataDir: string;
+  close: () => Promise<void>;
+}
+
+export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', MQTT_PORT: '0', SIMULATOR: '0', LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'silent', ...env });
+  const { database, drop } = await freshDatabase(kind);
+  const mails: Mail[] = [];
+  const sms: { mobile: string; text: string }[] = [];
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    mailer: { send: async (m) => void mails.push(m) },
+    sms: { send: async (mobile, text) => void sms.push({ mobile, text }) },
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    mails,
+    sms,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function body<T = any>(res: LightMyRequestResponse): { success: boolean; code: string; msg: string; result: T } {
+  return res.json();
+}
+
+export async function login(app: FastifyInstance, username: string, password: string): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/auth/access/login', payload: { username, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed for ${username}: ${res.body}`);
+  return body<{ token: string }>(res).result.token;
+}
+
+/** A small API client that signs requests with the Access-Token header. */
+export function client(app: FastifyInstance, token?: string) {
+  const headers = token ? { 'access-token': token } : {};
+  return {
+    get: (url: string) => app.inject({ method: 'GET', url, headers }),
+    post: (url: string, payload?: unknown) => app.inject({ method: 'POST', url, headers, payload: payload as object }),
+  };
+}
+
+export async function roleId(db: Database, name: string): Promise<string> {
+  const [row] = await db.sql.query<{ id: string }>('select id from roles where name = $1', [name]);
+  return row!.id;
+}
+
+/** Creates a user with a built-in role and signs in; returns the token. */
+export async function userWithRole(t: TestApp, adminToken: string, role: string, username = `${role}-${Math.random().toString(36).slice(2, 7)}`, orgId?: string): Promise<{ id: string; token: string; username: string; password: string }> {
+  const password = 'Strong-Pass-' + Math.random().toString(36).slice(2, 8);
+  const res = await client(t.app, adminToken).post('/auth/access/system/users/create', { username, name: username, password, roleId: await roleId(t.database, role), ...(orgId ? { orgId } : {}) });
+  if (res.statusCode !== 200) throw new Error(res.body);
+  const id = body<{ id: string }>(res).result.id;
+  return { id, token: await login(t.app, username, password), username, password };
+}
+
+export { CSRF_COOKIE };
