@@ -5,3 +5,5 @@ export * from './api/admin.ts';
 export * from './api/account.ts';
 export * from './access/permissions.ts';
 export * from './access/routes.ts';
+export * from './device/index.ts';
+export * from './mqtt/index.ts';

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../constants.ts';
+import { EVENT_CODES, EVENT_TABLE, eventCodeSchema, eventFloor, eventText, isEventCode, isFault } from './events.ts';
+
+describe('event codes', () => {
+  it('lists every code of the spec once', () => {
+    const expected = [
+      'RZOP', 'RZOS', 'RZOs', 'RZOT', 'RZOJ', 'RZOj', 'RZGU', 'RZGD', 'RZGS',
+      ...[1, 2, 3, 4].flatMap((n) => [`RZM${n}`, `RZY${n}`, `RZD${n}`]),
+      ...[1, 2, 3, 4, 5].flatMap((n) => [`RZB${n}`, `RZF${n}`]),
+      'EA', 'EB', 'EC', 'ED', 'EE', 'EF',
+    ];
+    expect([...EVENT_CODES].sort()).toEqual(expected.sort());
+    expect(new Set(EVENT_CODES).size).toBe(EVENT_CODES.length);
+  });
+
+  it('has a non-empty meaning in all three languages, distinct per code within a language', () => {
+    for (const lang of LANGUAGES) {
+      const texts = EVENT_TABLE.map((e) => e.text[lang]);
+      for (const t of texts) expect(t.trim().length).toBeGreaterThan(0);
+      expect(new Set(texts).size).toBe(texts.length);
+    }
+  });
+
+  it('keeps the case-sensitive pairs apart', () => {
+    expect(eventText('RZOS', 'en-US')).toBe('Lockout on');
+    expect(eventText('RZOs', 'en-US')).toBe('Lockout off');
+    expect(eventText('RZOJ', 'en-US')).not.toBe(eventText('RZOj', 'en-US'));
+    expect(isEventCode('RZOs')).toBe(true);
+    expect(isEventCode('rzos')).toBe(false);
+  });
+
+  it('answers in the caller language and falls back to Chinese', () => {
+    expect(eventText('RZY2', 'en-US')).toBe('Target floor 2 set by cloud command');
+    expect(eventText('RZD3', 'ru-RU')).toBe('Прибытие на этаж 3');
+    expect(eventText('RZM1', 'zh-CN')).toBe('本地设置目标楼层1');
+    expect(eventText('RZD1', 'de-DE')).toBe(eventText('RZD1', 'zh-CN'));
+    expect(eventText('XX')).toBe('XX');
+  });
+
+  it('classes EA..EF as faults and the RZ codes as states', () => {
+    expect(EVENT_CODES.filter(isFault)).toEqual(['EA', 'EB', 'EC', 'ED', 'EE', 'EF']);
+    expect(isFault('RZOP')).toBe(false);
+    expect(isFault('nope')).toBe(false);
+  });
+
+  it('validates codes and extracts floors', () => {
+    expect(eventCodeSchema.safeParse('RZB5').success).toBe(true);
+    expect(eventCodeSchema.safeParse('RZB6').success).toBe(false);
+    expect(eventCodeSchema.safeParse('RZM5').success).toBe(false);
+    expect(eventFloor('RZY2')).toBe(2);
+    expect(eventFloor('RZB2')).toBeNull();
+  });
+});

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { DEFAULT_LANGUAGE } from '../constants.ts';
+import type { FaultCode } from './status.ts';
+import { localized, pickText, type LocalizedText } from './texts.ts';
+
+/**
+ * Run-log event codes (spec section 4) with their class and meaning in the three
+ * languages. The texts live here, not in the web client, because the server answers the
+ * run log in the caller's language. Codes are case-sensitive: RZOS (lock on) and
+ * RZOs (lock off), RZOJ (disable on) and RZOj (disable off) are different events.
+ */
+export type EventClass = 'state' | 'fault';
+export interface EventDef {
+  code: string;
+  class: EventClass;
+  text: LocalizedText;
+}
+
+type N = 1 | 2 | 3 | 4;
+type D = 1 | 2 | 3 | 4 | 5;
+export type EventCode =
+  | 'RZOP' | 'RZOS' | 'RZOs' | 'RZOT' | 'RZOJ' | 'RZOj'
+  | 'RZGU' | 'RZGD' | 'RZGS'
+  | `RZM${N}` | `RZY${N}` | `RZD${N}` | `RZB${D}` | `RZF${D}`
+  | FaultCode;
+
+const state = (code: string, zh: string, en: string, ru: string): EventDef => ({ code, class: 'state', text: localized(zh, en, ru) });
+const fault = (code: string, zh: string, en: string, ru: string): EventDef => ({ ...state(code, zh, en, ru), class: 'fault' });
+
+const floors = (prefix: string, zh: (n: number) => string, en: (n: number) => string, ru: (n: number) => string) =>
+  [1, 2, 3, 4].map((n) => state(`${prefix}${n}`, zh(n), en(n), ru(n)));
+
+/** The deformations of RZB1..5 / RZF1..5, in code order. */
+const SHAPE_TEXTS: [zh: string, en: string, ru: string][] = [
+  ['折叠', 'fold', 'складывание'],
+  ['展开（运行形态）', 'unfold to run form', 'раскладывание в рабочее положение'],
+  ['左侧等待', 'wait left', 'ожидание слева'],
+  ['右侧等待', 'wait right', 'ожидание справа'],
+  ['双侧护栏升起', 'both guardrails up', 'подъём обоих ограждений'],
+];
+const shapes = (prefix: string, zh: string, en: string, ru: string) =>
+  SHAPE_TEXTS.map(([z, e, r], i) => state(`${prefix}${i + 1}`, `${zh}${z}`, `${en}${e}`, `${ru}${r}`));
+
+/** The one table of event codes. */
+export const EVENT_TABLE: readonly EventDef[] = [
+  state('RZOP', '上电开机', 'Power on', 'Включение питания'),
+  state('RZOS', '锁定开启', 'Lockout on', 'Блокировка включена'),
+  state('RZOs', '锁定解除', 'Lockout off', 'Блокировка снята'),
+  state('RZOT', '进入调试模式', 'Debug mode entered', 'Включён режим отладки'),
+  state('RZOJ', '禁用开启', 'Lift disabled', 'Лифт выведен из работы'),
+  state('RZOj', '禁用解除', 'Lift re-enabled', 'Лифт снова введён в работу'),
+  state('RZGU', '开始上行', 'Started moving up', 'Начало движения вверх'),
+  state('RZGD', '开始下行', 'Started moving down', 'Начало движения вниз'),
+  state('RZGS', '暂停运行', 'Paused', 'Движение приостановлено'),
+  ...floors('RZM', (n) => `本地设置目标楼层${n}`, (n) => `Target floor ${n} set locally`, (n) => `Целевой этаж ${n} задан на месте`),
+  ...floors('RZY', (n) => `云端指令设置目标楼层${n}`, (n) => `Target floor ${n} set by cloud command`, (n) => `Целевой этаж ${n} задан облачной командой`),
+  ...floors('RZD', (n) => `到达${n}楼`, (n) => `Arrived at floor ${n}`, (n) => `Прибытие на этаж ${n}`),
+  ...shapes('RZB', '开始变形：', 'Deformation started: ', 'Начало трансформации: '),
+  ...shapes('RZF', '变形完成：', 'Deformation completed: ', 'Трансформация завершена: '),
+  fault('EA', '冲顶（越过上限位）', 'Overshoot at the top', 'Проезд верхнего предела'),
+  fault('EB', '蹲底（越过下限位）', 'Overshoot at the bottom', 'Проезд нижнего предела'),
+  fault('EC', '电机堵转', 'Drive stalled', 'Остановка привода (заклинивание)'),
+  fault('ED', '总线连接断开', 'Bus connection lost', 'Потеря связи по шине'),
+  fault('EE', '滑块碰撞', 'Slider collision', 'Столкновение ползуна'),
+  fault('EF', '配置丢失', 'Configuration lost', 'Потеря конфигурации'),
+];
+
+const BY_CODE = new Map(EVENT_TABLE.map((e) => [e.code, e]));
+
+/** Every code, in table order. */
+export const EVENT_CODES = EVENT_TABLE.map((e) => e.code) as EventCode[];
+export const eventCodeSchema = z.enum(EVENT_CODES as [EventCode, ...EventCode[]]);
+
+export function isEventCode(code: string): code is EventCode {
+  return BY_CODE.has(code);
+}
+
+export function isFault(code: string): boolean {
+  return BY_CODE.get(code)?.class === 'fault';
+}
+
+/** The meaning of a code in a language (zh-CN when the language is unknown); the code itself when the code is unknown. */
+export function eventText(code: string, lang: string = DEFAULT_LANGUAGE): string {
+  const def = BY_CODE.get(code);
+  return def ? pickText(def.text, lang) : code;
+}
+
+/** Codes with a floor number: the floor they name (RZM2 -> 2), else null. */
+export function eventFloor(code: string): number | null {
+  const m = /^RZ[MYD]([1-4])$/.exec(code);
+  return m ? Number(m[1]) : null;
+}

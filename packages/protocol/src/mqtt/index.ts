@@ -1,0 +1,2 @@
+export * from './topics.ts';
+export * from './payloads.ts';
