@@ -30,7 +30,7 @@ export function dummyVerify(password: string): Promise<boolean> {
 }
 
 /** The zxcvbn-ts list of about 49,000 most common passwords (maintained upstream). */
-const COMMON = new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
+const COMMON = new Set((dictionary['passwords-common']).map((p) => p.toLowerCase()));
 
 export function isCommonPassword(password: string): boolean {
   return COMMON.has(password.toLowerCase());

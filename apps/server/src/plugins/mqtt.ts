@@ -125,7 +125,7 @@ export default fp(async (app) => {
   app.addHook('onClose', async () => {
     await client.endAsync(true);
     if (broker) {
-      await new Promise<void>((resolve) => broker!.close(() => resolve()));
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
   });

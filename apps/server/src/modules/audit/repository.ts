@@ -3,7 +3,8 @@ import { auditLog } from '../../db/schema.ts';
 
 export interface AuditEntry {
   action: string;
-  result: 'ok' | 'denied' | 'failed' | string;
+  /** ok, denied, failed, or a command's final state. */
+  result: string;
   userId?: string | null;
   username?: string | null;
   targetType?: string;
