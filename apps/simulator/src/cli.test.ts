@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { parseCli } from './cli.ts';
+import { fleetSpecSchema, generateFleet } from './fleet.ts';
+import { DEVICE_KINDS } from '@liftlink/protocol';
+
+describe('command line', () => {
+  it('reads a generated fleet with its options', () => {
+    const cli = parseCli(['--count', '100', '--mqtt', 'mqtt://broker:1884', '--fault-rate', '0', '--status-interval', '5', '--seed', '7'], {});
+    expect(cli).toEqual({
+      source: { type: 'count', count: 100, prefix: 'SIM' },
+      fleet: { mqttUrl: 'mqtt://broker:1884', faultRatePerHour: 0, activityPerHour: 4, statusIdleMs: 5_000, seed: 7 },
+    });
+  });
+
+  it('takes the broker from MQTT_URL and a fleet from a file or stdin', () => {
+    expect(parseCli(['--fleet', 'lifts.json'], { MQTT_URL: 'mqtt://x:1' })).toMatchObject({ source: { type: 'file', path: 'lifts.json' }, fleet: { mqttUrl: 'mqtt://x:1' } });
+    expect(parseCli(['--fleet-stdin'], {})).toMatchObject({ source: { type: 'stdin' }, fleet: { mqttUrl: 'mqtt://127.0.0.1:1883' } });
+  });
+
+  it('refuses contradictions and nonsense', () => {
+    expect(() => parseCli([], {})).toThrow(/exactly one/);
+    expect(() => parseCli(['--count', '2', '--fleet-stdin'], {})).toThrow(/exactly one/);
+    expect(() => parseCli(['--count', 'many'], {})).toThrow(/--count/);
+    expect(() => parseCli(['--count', '2.5'], {})).toThrow(/whole/);
+    expect(() => parseCli(['--count', '2', '--fault-rate', '-1'], {})).toThrow(/--fault-rate/);
+    expect(() => parseCli(['--count', '2', '--prefix', 'a/b'], {})).toThrow(/--prefix/);
+    expect(() => parseCli(['--bogus'], {})).toThrow();
+    expect(parseCli(['--help'], {})).toBeNull();
+  });
+});
+
+describe('fleet', () => {
+  it('spreads a generated fleet over the five kinds with valid device numbers', () => {
+    const lifts = generateFleet(10);
+    expect(lifts[0]).toMatchObject({ deviceNo: 'SIM-0001' });
+    expect(new Set(lifts.map((l) => l.kind))).toEqual(new Set(DEVICE_KINDS));
+    expect(fleetSpecSchema.safeParse(lifts).success).toBe(true);
+    expect(generateFleet(12_345).at(-1)?.deviceNo).toBe('SIM-12345');
+  });
+
+  it('validates a fleet file', () => {
+    expect(fleetSpecSchema.safeParse([{ deviceNo: 'LL-0001', secret: 'x', kind: 'verticalHydraulic', floors: 2 }]).success).toBe(true);
+    expect(fleetSpecSchema.safeParse([{ deviceNo: 'bad/no', kind: 'verticalHydraulic', floors: 2 }]).success).toBe(false);
+    expect(fleetSpecSchema.safeParse([{ deviceNo: 'LL-0001', kind: 'verticalHydraulic', floors: 5 }]).success).toBe(false);
+    const twice = { deviceNo: 'LL-0001', kind: 'inclined2dRack', floors: 2 };
+    expect(fleetSpecSchema.safeParse([twice, twice]).success).toBe(false);
+  });
+});

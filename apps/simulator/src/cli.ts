@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import type { FleetOptions } from './fleet.ts';
+
+export const USAGE = `LiftLink lift simulator: virtual lifts speaking the device MQTT protocol.
+
+Usage: npm run simulator -- [options]
+
+  --count N             simulate N lifts SIM-0001..SIM-N (no password; for an open broker)
+  --prefix P            device-number prefix for --count (default SIM)
+  --fleet FILE          lifts from a JSON file: [{"deviceNo","secret","kind","floors"}]
+  --fleet-stdin         the same JSON read from stdin (embedded mode; stdout only carries the ready line)
+  --mqtt URL            broker URL (default $MQTT_URL or mqtt://127.0.0.1:1883)
+  --fault-rate R        random faults per lift per hour (default 0.05; 0 = none)
+  --activity R          local calls per lift per hour, so the fleet moves (default 4; 0 = none)
+  --status-interval S   status snapshot period while idle, seconds (default 10; 1 s while moving)
+  --seed N              seed of the random behaviour
+  --help                this text
+
+Prints {"ready":true,"count":N} on stdout once the lifts are connected; logs go to stderr.`;
+
+export type FleetSource = { type: 'count'; count: number; prefix: string } | { type: 'file'; path: string } | { type: 'stdin' };
+
+export interface CliOptions {
+  source: FleetSource;
+  fleet: Omit<FleetOptions, 'lifts' | 'log'>;
+}
+
+function number(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
+  return n;
+}
+
+/** Parses the command line; throws an Error with a readable message on bad input, returns null for --help. */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions | null {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      count: { type: 'string' },
+      prefix: { type: 'string' },
+      fleet: { type: 'string' },
+      'fleet-stdin': { type: 'boolean' },
+      mqtt: { type: 'string' },
+      'fault-rate': { type: 'string' },
+      activity: { type: 'string' },
+      'status-interval': { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) return null;
+  const sources = [values.count !== undefined, values.fleet !== undefined, values['fleet-stdin'] === true].filter(Boolean).length;
+  if (sources !== 1) throw new Error('give exactly one of --count, --fleet or --fleet-stdin');
+  const prefix = values.prefix ?? 'SIM';
+  if (!/^[A-Z0-9]{1,20}$/.test(prefix)) throw new Error('--prefix must be 1 to 20 upper-case letters or digits');
+  const source: FleetSource =
+    values.count !== undefined
+      ? { type: 'count', count: number('count', values.count, 0, 1, 100_000), prefix }
+      : values.fleet !== undefined
+        ? { type: 'file', path: values.fleet }
+        : { type: 'stdin' };
+  if (source.type === 'count' && !Number.isInteger(source.count)) throw new Error('--count must be a whole number');
+  const seed = values.seed === undefined ? undefined : number('seed', values.seed, 0, 0, 2 ** 32 - 1);
+  return {
+    source,
+    fleet: {
+      mqttUrl: values.mqtt ?? env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
+      faultRatePerHour: number('fault-rate', values['fault-rate'], 0.05, 0, 3_600),
+      activityPerHour: number('activity', values.activity, 4, 0, 3_600),
+      statusIdleMs: number('status-interval', values['status-interval'], 10, 0.1, 3_600) * 1000,
+      ...(seed !== undefined ? { seed } : {}),
+    },
+  };
+}

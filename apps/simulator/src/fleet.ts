@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { DEVICE_KINDS, deviceKindSchema, deviceNoSchema, floorCountSchema } from '@liftlink/protocol';
+import { LiftMachine } from './lift-machine.ts';
+import { MqttLift, type SimLiftSpec } from './mqtt-lift.ts';
+import { seededRandom } from './random.ts';
+
+/** The fleet file / stdin format: a JSON array of lifts. */
+export const fleetSpecSchema = z
+  .array(
+    z.strictObject({
+      deviceNo: deviceNoSchema,
+      secret: z.string().min(1).max(200).optional(),
+      kind: deviceKindSchema,
+      floors: floorCountSchema,
+      firmware: z.string().max(32).optional(),
+    }),
+  )
+  .max(100_000)
+  .refine((lifts) => new Set(lifts.map((l) => l.deviceNo)).size === lifts.length, 'duplicate deviceNo');
+
+export interface FleetOptions {
+  mqttUrl: string;
+  lifts: SimLiftSpec[];
+  /** Expected random faults per lift per hour (default 0). */
+  faultRatePerHour?: number;
+  /** Expected local calls per lift per hour, so an idle demo fleet moves now and then (default 0). */
+  activityPerHour?: number;
+  /** Status snapshot period while idle (default 10 s) and while moving (default 1 s). */
+  statusIdleMs?: number;
+  statusMovingMs?: number;
+  /** How often the fleet clock advances the lifts, ms (default 200). */
+  tickMs?: number;
+  /** Seed for the random behaviour (default: time based). */
+  seed?: number;
+  /** How long `startFleet` waits for every lift's first connection before it resolves anyway, ms (default 30 s). */
+  connectTimeoutMs?: number;
+  reconnectMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface FleetHandle {
+  readonly lifts: readonly MqttLift[];
+  /** A lift by device number, e.g. to inject a fault: `fleet.lift('SIM-0001')?.machine.injectFault('EC')`. */
+  lift(deviceNo: string): MqttLift | undefined;
+  connectedCount(): number;
+  /** Every lift says offline and disconnects. */
+  stop(): Promise<void>;
+}
+
+/** Longest catch-up of the fleet clock; after a longer stall (a suspended laptop) the lifts skip ahead. */
+const MAX_CATCH_UP_MS = 10_000;
+
+/** Starts the lifts, resolves when all have connected once (or after `connectTimeoutMs`). */
+export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const bootMs = Date.now();
+  const random = seededRandom(options.seed ?? bootMs);
+  const lifts = options.lifts.map((spec) => {
+    const machine = new LiftMachine({
+      deviceNo: spec.deviceNo,
+      kind: spec.kind,
+      floors: spec.floors,
+      now: bootMs,
+      random,
+      faultRatePerHour: options.faultRatePerHour ?? 0,
+      activityPerHour: options.activityPerHour ?? 0,
+    });
+    return new MqttLift({
+      mqttUrl: options.mqttUrl,
+      spec,
+      machine,
+      bootMs,
+      statusIdleMs: options.statusIdleMs ?? 10_000,
+      statusMovingMs: options.statusMovingMs ?? 1_000,
+      log,
+      ...(options.reconnectMs ? { reconnectMs: options.reconnectMs } : {}),
+    });
+  });
+  const byNo = new Map(lifts.map((l) => [l.deviceNo, l]));
+
+  const timer = setInterval(() => {
+    const now = Date.now();
+    for (const lift of lifts) {
+      const m = lift.machine;
+      if (now - m.now > MAX_CATCH_UP_MS) m.now = now - MAX_CATCH_UP_MS;
+      m.advance(now - m.now);
+      lift.flush();
+    }
+  }, options.tickMs ?? 200);
+
+  let timeout: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timeout = setTimeout(resolve, options.connectTimeoutMs ?? 30_000);
+  });
+  await Promise.race([Promise.all(lifts.map((l) => l.ready())), waited]);
+  clearTimeout(timeout);
+  const connected = lifts.filter((l) => l.connected).length;
+  if (connected < lifts.length) log(`fleet: ${connected} of ${lifts.length} lifts connected so far`);
+
+  return {
+    lifts,
+    lift: (deviceNo) => byNo.get(deviceNo),
+    connectedCount: () => lifts.filter((l) => l.connected).length,
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(lifts.map((l) => l.stop()));
+    },
+  };
+}
+
+const FLOOR_PATTERN = [2, 3, 2, 4, 2, 1, 2];
+
+/** `count` lifts SIM-0001.., spread over the five kinds and over 1..4 floors, without secrets (open broker). */
+export function generateFleet(count: number, prefix = 'SIM'): SimLiftSpec[] {
+  const width = Math.max(4, String(count).length);
+  return Array.from({ length: count }, (_, i) => ({
+    deviceNo: `${prefix}-${String(i + 1).padStart(width, '0')}`,
+    kind: DEVICE_KINDS[i % DEVICE_KINDS.length]!,
+    floors: FLOOR_PATTERN[i % FLOOR_PATTERN.length]!,
+  }));
+}

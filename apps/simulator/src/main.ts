@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
+import { parseCli, USAGE, type FleetSource } from './cli.ts';
+import { fleetSpecSchema, generateFleet, startFleet, type FleetHandle } from './fleet.ts';
+import type { SimLiftSpec } from './mqtt-lift.ts';
+
+/** stdout carries only the ready line (a parent process reads it); everything else goes to stderr. */
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function loadLifts(source: FleetSource): Promise<SimLiftSpec[]> {
+  if (source.type === 'count') return generateFleet(source.count, source.prefix);
+  const raw = source.type === 'file' ? await readFile(source.path, 'utf8') : await text(process.stdin);
+  const parsed = fleetSpecSchema.safeParse(JSON.parse(raw));
+  if (!parsed.success) throw new Error(`fleet JSON is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+async function main(): Promise<void> {
+  const cli = parseCli(process.argv.slice(2));
+  if (!cli) {
+    log(USAGE);
+    return;
+  }
+  const lifts = await loadLifts(cli.source);
+  let fleet: FleetHandle | null = null;
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`simulator: ${signal}, stopping ${lifts.length} lifts`);
+    const done = fleet ? fleet.stop() : Promise.resolve();
+    done.then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log(`simulator: stop failed: ${String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  log(`simulator: starting ${lifts.length} lifts against ${cli.fleet.mqttUrl}`);
+  fleet = await startFleet({ ...cli.fleet, lifts, log });
+  if (stopping) return;
+  process.stdout.write(`${JSON.stringify({ ready: true, count: lifts.length })}\n`);
+  log(`simulator: ${fleet.connectedCount()} of ${lifts.length} lifts connected`);
+}
+
+main().catch((err: unknown) => {
+  log(`simulator: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,201 @@
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import {
+  DOWNLINK_TOPICS,
+  TOPIC_RULES,
+  decodeLiftMessage,
+  encodeLiftMessage,
+  liftTopic,
+  type DeviceKind,
+  type LiftMessages,
+  type UplinkTopic,
+} from '@liftlink/protocol';
+import type { LiftMachine, LiftOutput } from './lift-machine.ts';
+
+/** A lift of the fleet as the server provisions it. */
+export interface SimLiftSpec {
+  deviceNo: string;
+  /** MQTT password; omitted for an open broker. */
+  secret?: string;
+  kind: DeviceKind;
+  floors: number;
+  firmware?: string;
+}
+
+export interface MqttLiftOptions {
+  mqttUrl: string;
+  spec: SimLiftSpec;
+  machine: LiftMachine;
+  /** Status snapshot period while idle and while something moves, ms. */
+  statusIdleMs: number;
+  statusMovingMs: number;
+  /** Wall-clock ms when this process started: the base of the sequence numbers. */
+  bootMs: number;
+  log: (line: string) => void;
+  /** Delay before reconnecting, ms. */
+  reconnectMs?: number;
+}
+
+export const SIM_FIRMWARE = 'SIM-1.0.0';
+
+/**
+ * Sequence numbers: strictly increasing per device over its whole life. They start at
+ * boot time in ms times 1000, so a restarted lift continues above every number it used
+ * before as long as it sent fewer than 1000 messages per millisecond of uptime.
+ */
+export class SeqCounter {
+  private value: number;
+  constructor(bootMs: number) {
+    this.value = bootMs * 1000;
+  }
+  next(): number {
+    this.value += 1;
+    return this.value;
+  }
+}
+
+/** One simulated lift on MQTT: its machine's outputs become messages, downlink messages become machine inputs. */
+export class MqttLift {
+  readonly deviceNo: string;
+  readonly machine: LiftMachine;
+  private readonly client: MqttClient;
+  private readonly seq: SeqCounter;
+  private readonly options: MqttLiftOptions;
+  private session: number;
+  private lastStatusAt: number;
+  private lastStatusKey = '';
+  private everConnected = false;
+  private stopped = false;
+  private lastError = '';
+  private readonly firstConnect: Promise<void>;
+
+  constructor(options: MqttLiftOptions) {
+    this.options = options;
+    this.deviceNo = options.spec.deviceNo;
+    this.machine = options.machine;
+    this.seq = new SeqCounter(options.bootMs);
+    // spread the periodic snapshots of a fleet over the period
+    this.lastStatusAt = options.machine.now - Math.random() * options.statusIdleMs;
+    this.session = this.seq.next();
+    const clientOptions: IClientOptions = {
+      clientId: this.deviceNo,
+      username: this.deviceNo,
+      ...(options.spec.secret ? { password: options.spec.secret } : {}),
+      clean: false,
+      keepalive: 30,
+      reconnectPeriod: options.reconnectMs ?? 2_000,
+      connectTimeout: 10_000,
+      will: this.will(),
+    };
+    this.client = mqtt.connect(options.mqttUrl, clientOptions);
+    this.firstConnect = new Promise((resolve) => this.client.once('connect', () => resolve()));
+    this.client.on('reconnect', () => {
+      // each connection gets its own session, so a late will of an old one cannot hide a newer online
+      this.session = this.seq.next();
+      this.client.options.will = this.will();
+    });
+    this.client.on('connect', () => this.onConnect());
+    this.client.on('message', (topic, payload) => this.onMessage(topic, payload));
+    this.client.on('error', (err) => {
+      if (err.message !== this.lastError) options.log(`${this.deviceNo}: mqtt error: ${err.message}`);
+      this.lastError = err.message;
+    });
+  }
+
+  get connected(): boolean {
+    return this.client.connected;
+  }
+
+  /** Resolves when the lift has connected once. */
+  ready(): Promise<void> {
+    return this.firstConnect;
+  }
+
+  private will(): NonNullable<IClientOptions['will']> {
+    const message = { seq: this.session, ts: this.ts(), online: false, session: this.session };
+    return { topic: liftTopic(this.deviceNo, 'presence'), payload: Buffer.from(encodeLiftMessage('presence', message)), qos: 1, retain: true };
+  }
+
+  private ts(): string {
+    return new Date(this.machine.now).toISOString();
+  }
+
+  private publish<K extends UplinkTopic>(kind: K, body: Omit<LiftMessages[K], 'seq' | 'ts'>): void {
+    const message = { seq: this.seq.next(), ts: this.ts(), ...body } as LiftMessages[K];
+    const { qos, retain } = TOPIC_RULES[kind];
+    // QoS 1 with a persistent session: while offline, MQTT.js keeps the message in its store and sends it after reconnecting
+    this.client.publish(liftTopic(this.deviceNo, kind), encodeLiftMessage(kind, message), { qos, retain }, (err) => {
+      if (err && !this.stopped) this.options.log(`${this.deviceNo}: publish ${kind} failed: ${err.message}`);
+    });
+  }
+
+  private onConnect(): void {
+    this.lastError = '';
+    const firmware = this.options.spec.firmware ?? SIM_FIRMWARE;
+    this.publish('presence', { online: true, session: this.session, firmware });
+    this.client.subscribe(
+      DOWNLINK_TOPICS.map((kind) => liftTopic(this.deviceNo, kind)),
+      { qos: 1 },
+      (err) => err && this.options.log(`${this.deviceNo}: subscribe failed: ${err.message}`),
+    );
+    if (!this.everConnected) this.publishConfig();
+    this.everConnected = true;
+    this.publishStatus();
+  }
+
+  private onMessage(topic: string, payload: Buffer): void {
+    const decoded = decodeLiftMessage(topic, payload);
+    if (!decoded.ok || decoded.deviceNo !== this.deviceNo) {
+      this.options.log(`${this.deviceNo}: dropped message on ${topic}: ${decoded.ok ? 'foreign' : decoded.reason}`);
+      return;
+    }
+    if (decoded.kind === 'cmd') this.machine.handleCommand(decoded.message);
+    else if (decoded.kind === 'config/set') this.machine.handleConfigSet(decoded.message);
+    else if (decoded.kind === 'config/get') this.machine.handleConfigGet(decoded.message);
+    this.flush();
+  }
+
+  private publishConfig(commandId?: string): void {
+    this.publish('config/report', { version: this.machine.configVersion, config: this.machine.config, ...(commandId ? { commandId } : {}) });
+  }
+
+  private publishStatus(): void {
+    this.lastStatusAt = this.machine.now;
+    this.lastStatusKey = this.machine.statusKey();
+    this.publish('status', { status: this.machine.status() });
+  }
+
+  private send(out: LiftOutput): void {
+    if (out.type === 'event') this.publish('event', { code: out.code, ...(out.floor ? { floor: out.floor } : {}) });
+    else if (out.type === 'configReport') this.publishConfig(out.commandId);
+    else this.publish('cmd/ack', { commandId: out.commandId, state: out.state, ...(out.reason ? { reason: out.reason } : {}), ...(out.issues ? { issues: out.issues } : {}) });
+  }
+
+  /** Publishes what the machine said, and a status snapshot when something discrete changed or the period is over. */
+  flush(): void {
+    // until the first connection the machine keeps what it said (RZOP), so it follows presence and status
+    if (this.stopped || !this.everConnected) return;
+    const outputs = this.machine.drain();
+    for (const out of outputs) this.send(out);
+    // snapshots are not queued while offline: a fresh one goes out on reconnect
+    if (!this.client.connected) return;
+    const period = this.machine.moving ? this.options.statusMovingMs : this.options.statusIdleMs;
+    const changed = outputs.length > 0 || this.machine.statusKey() !== this.lastStatusKey;
+    if (changed || this.machine.now - this.lastStatusAt >= period) this.publishStatus();
+  }
+
+  /** Cuts the network without a DISCONNECT, as a power or network failure would: the broker publishes the will. The client reconnects. */
+  dropConnection(): void {
+    this.client.stream?.destroy();
+  }
+
+  /** Says goodbye (retained offline presence) and disconnects. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    if (this.client.connected) {
+      this.flush();
+      this.publish('presence', { online: false, session: this.session });
+    }
+    this.stopped = true;
+    await this.client.endAsync(!this.client.connected);
+  }
+}

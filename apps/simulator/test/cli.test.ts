@@ -1,0 +1,67 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Observer, startBroker, waitFor } from './harness.ts';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+function simulator(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (b: Buffer) => (out.stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (out.stderr += b.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out, exited };
+}
+
+describe('simulator process', () => {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  const kill = (child: ChildProcessWithoutNullStreams) => () => Promise.resolve(child.exitCode === null && child.kill('SIGKILL'));
+
+  it('--count: prints one ready line on stdout, lifts come online, SIGTERM says offline and exits 0', async () => {
+    const broker = await startBroker();
+    cleanups.push(() => broker.close());
+    const observer = await Observer.connect(broker.url);
+    cleanups.push(() => observer.close());
+    const sim = simulator(['--count', '3', '--mqtt', broker.url, '--fault-rate', '0', '--activity', '0']);
+    cleanups.push(kill(sim.child));
+    await waitFor(() => sim.out.stdout.includes('\n'), 20_000, 'ready line');
+    expect(JSON.parse(sim.out.stdout)).toEqual({ ready: true, count: 3 });
+    await waitFor(() => observer.of('presence').filter((p) => p.online).length === 3, 5_000, 'online presences');
+    expect(new Set(observer.messages.map((m) => m.deviceNo))).toEqual(new Set(['SIM-0001', 'SIM-0002', 'SIM-0003']));
+    sim.child.kill('SIGTERM');
+    expect(await sim.exited).toBe(0);
+    await waitFor(() => observer.of('presence').filter((p) => !p.online).length === 3, 5_000, 'offline presences');
+    expect(sim.out.stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--fleet-stdin: takes lifts with secrets from stdin (embedded mode)', async () => {
+    const broker = await startBroker({ 'LL-0001': 'alpha-secret', 'LL-0002': 'beta-secret' });
+    cleanups.push(() => broker.close());
+    const sim = simulator(['--fleet-stdin', '--mqtt', broker.url, '--fault-rate', '0']);
+    cleanups.push(kill(sim.child));
+    sim.child.stdin.end(
+      JSON.stringify([
+        { deviceNo: 'LL-0001', secret: 'alpha-secret', kind: 'inclined3dSprocket', floors: 4 },
+        { deviceNo: 'LL-0002', secret: 'beta-secret', kind: 'verticalHydraulic', floors: 2 },
+      ]),
+    );
+    await waitFor(() => sim.out.stdout.includes('\n'), 20_000, 'ready line');
+    expect(JSON.parse(sim.out.stdout)).toEqual({ ready: true, count: 2 });
+    expect(broker.broker.connectedClients).toBe(2);
+    sim.child.kill('SIGINT');
+    expect(await sim.exited).toBe(0);
+  });
+
+  it('exits 1 with a message on a bad fleet', async () => {
+    const sim = simulator(['--fleet-stdin', '--mqtt', 'mqtt://127.0.0.1:1']);
+    cleanups.push(kill(sim.child));
+    sim.child.stdin.end('[{"deviceNo":"x","kind":"boat","floors":9}]');
+    expect(await sim.exited).toBe(1);
+    expect(sim.out.stdout).toBe('');
+    expect(sim.out.stderr).toMatch(/fleet JSON is not valid/);
+  });
+});

@@ -1,0 +1,66 @@
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { Aedes } from 'aedes';
+import mqtt, { type MqttClient } from 'mqtt';
+import { decodeLiftMessage, type DecodedLiftMessage, type LiftMessages, type LiftTopicKind } from '@liftlink/protocol';
+
+/** An in-process aedes broker on a free port; `secrets` turns on password checks (username = device number). */
+export async function startBroker(secrets?: Record<string, string>) {
+  const broker = await Aedes.createBroker();
+  if (secrets) {
+    broker.authenticate = (_client, username, password, done) => done(null, !!username && secrets[username] === password?.toString());
+  }
+  const server: Server = createServer(broker.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    broker,
+    async close() {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
+export async function waitFor<T>(check: () => T | undefined | false, ms = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A cloud-side observer subscribed to every lift topic, keeping what it decoded. */
+export class Observer {
+  readonly messages: DecodedLiftMessage[] = [];
+  readonly dropped: string[] = [];
+  private constructor(readonly client: MqttClient) {
+    client.on('message', (topic, payload) => {
+      const d = decodeLiftMessage(topic, payload);
+      if (d.ok) this.messages.push(d);
+      else this.dropped.push(`${topic}: ${d.reason}`);
+    });
+  }
+
+  static async connect(url: string): Promise<Observer> {
+    const client = await mqtt.connectAsync(url, { clientId: `observer-${process.pid}-${Math.random().toString(36).slice(2)}`, clean: true });
+    const observer = new Observer(client);
+    await client.subscribeAsync('lifts/#', { qos: 1 });
+    return observer;
+  }
+
+  of<K extends LiftTopicKind>(kind: K, deviceNo?: string): LiftMessages[K][] {
+    return this.messages.filter((m) => m.kind === kind && (deviceNo === undefined || m.deviceNo === deviceNo)).map((m) => m.message as LiftMessages[K]);
+  }
+
+  async send(topic: string, payload: unknown): Promise<void> {
+    await this.client.publishAsync(topic, JSON.stringify(payload), { qos: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.client.endAsync(true);
+  }
+}
