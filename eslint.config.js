@@ -39,4 +39,24 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  {
+    // Web: every user-visible text is an i18n key, so no literal words in JSX text or in
+    // the attributes people read (title, placeholder, label, alt, aria-label).
+    files: ['apps/web/src/**/*.tsx'],
+    ignores: ['apps/web/src/**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'JSXText[value=/[A-Za-z\\u00C0-\\u024F\\u0400-\\u04FF\\u4E00-\\u9FFF]/]',
+          message: 'Literal text in JSX: use t() with a key in every language.',
+        },
+        {
+          selector:
+            'JSXAttribute[name.name=/^(title|placeholder|label|alt|aria-label|okText|cancelText|content|description|subTitle|tooltip)$/] > Literal[value=/[A-Za-z\\u00C0-\\u024F\\u0400-\\u04FF\\u4E00-\\u9FFF]/]',
+          message: 'Literal text in a user-visible attribute: use t() with a key in every language.',
+        },
+      ],
+    },
+  },
 );

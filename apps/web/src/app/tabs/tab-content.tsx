@@ -1,0 +1,38 @@
+import { Suspense } from 'react';
+import { Route, Routes } from 'react-router';
+import { ExceptionResult } from '../../components/exception-result.tsx';
+import { PageErrorBoundary } from '../../components/page-error-boundary.tsx';
+import { PageLoading } from '../../components/page-loading.tsx';
+import { PAGES } from '../routing/pages.ts';
+import type { RouteTable } from '../routing/route-table.ts';
+import type { Tab } from './tabs-model.ts';
+
+/**
+ * One tab's page. It renders under its own location (`<Routes location>`), so a hidden
+ * tab keeps its params and query string while another tab is shown.
+ */
+export function TabContent({ tab, table }: { tab: Tab; table: RouteTable }) {
+  const resolution = table.resolve(tab.location.pathname);
+  let content;
+  if (resolution.kind === 'page') {
+    const Page = resolution.route.component ? PAGES[resolution.route.component] : undefined;
+    content = Page ? (
+      <Routes location={tab.location}>
+        <Route path={resolution.route.path} element={<Page />} />
+        <Route path="*" element={<Page />} />
+      </Routes>
+    ) : (
+      <ExceptionResult status="404" home={table.home} />
+    );
+  } else if (resolution.kind === 'forbidden')
+    content = <ExceptionResult status="403" home={table.home} />;
+  else content = <ExceptionResult status="404" home={table.home} />;
+
+  return (
+    <div className="tab-page" data-tab-page={tab.key}>
+      <PageErrorBoundary key={tab.reloadCount}>
+        <Suspense fallback={<PageLoading />}>{content}</Suspense>
+      </PageErrorBoundary>
+    </div>
+  );
+}

@@ -1,0 +1,6 @@
+import { ComingSoon } from '../../../components/coming-soon.tsx';
+
+/** Placeholder until the lift screens land (their own issue replaces this page). */
+export default function AlertsPage() {
+  return <ComingSoon titleKey="menu.cloud.alerts" />;
+}

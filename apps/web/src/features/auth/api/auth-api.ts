@@ -1,0 +1,23 @@
+import type { LoginRequest, LoginResult } from '@liftlink/protocol';
+import { http } from '../../../lib/http.ts';
+
+/** The public auth calls; every one shows its own errors (quiet). */
+export const authApi = {
+  login: (body: LoginRequest) =>
+    http.post<LoginResult>('/auth/access/login', body, { quiet: true }),
+  register: (body: {
+    email: string;
+    username: string;
+    password: string;
+    mobile: string;
+    captcha: string;
+    language?: string;
+  }) => http.post<unknown>('/auth/register', body, { quiet: true }),
+  activate: (token: string) => http.post<unknown>('/auth/activate', { token }, { quiet: true }),
+  forgePassword: (email: string) =>
+    http.post<unknown>('/auth/forge-password', { email }, { quiet: true }),
+  twoStep: (username: string) =>
+    http.get<{ stepCode: boolean }>('/auth/2step-code', { username }, { quiet: true }),
+  resetPassword: (token: string, password: string) =>
+    http.post<unknown>('/auth/reset-password', { token, password }, { quiet: true }),
+};

@@ -1,0 +1,88 @@
+import i18next, { type BackendModule, type i18n as I18n, type ResourceKey } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@liftlink/protocol';
+
+/** One file per language; only the chosen language (and the zh-CN fallback) is downloaded. */
+export const localeLoaders: Record<Language, () => Promise<{ default: Record<string, string> }>> = {
+  'zh-CN': () => import('./locales/zh-CN.ts'),
+  'en-US': () => import('./locales/en-US.ts'),
+  'ru-RU': () => import('./locales/ru-RU.ts'),
+};
+
+const lazyBackend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, _namespace, callback) {
+    const loader = localeLoaders[language as Language];
+    if (!loader) {
+      callback(null, {});
+      return;
+    }
+    loader().then(
+      (module) => callback(null, module.default as ResourceKey),
+      (error: unknown) =>
+        callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
+
+export const LANGUAGE_STORAGE_KEY = 'liftlink.language';
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** The stored explicit choice, if any. */
+export function storedLanguage(): Language | null {
+  try {
+    const stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return isLanguage(stored) ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+export const i18n: I18n = i18next.createInstance();
+
+let ready: Promise<unknown> | null = null;
+
+export function initI18n(
+  language: Language = storedLanguage() ?? DEFAULT_LANGUAGE,
+): Promise<unknown> {
+  ready ??= i18n
+    .use(lazyBackend)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      fallbackLng: DEFAULT_LANGUAGE,
+      supportedLngs: [...LANGUAGES],
+      load: 'currentOnly',
+      // Keys are flat strings such as `menu.dashboard.workplace`.
+      keySeparator: false,
+      nsSeparator: false,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: false },
+    });
+  return ready;
+}
+
+/** A key built at run time (an API code, a route title from the server). */
+export function tx(key: string, options?: Record<string, unknown>): string {
+  return i18n.t(key, options as never) as unknown as string;
+}
+
+export function hasKey(key: string): boolean {
+  return i18n.exists(key);
+}
+
+/** The text of an API code (`errors.<code>`), else the server's readable msg. */
+export function translateError(code: string, fallback?: string): string {
+  if (hasKey(`errors.${code}`)) return tx(`errors.${code}`);
+  return fallback && fallback.length > 0 ? fallback : tx('errors.unknown');
+}
+
+/** A validation message key from the shared zod schemas (`validation.required`, ...). */
+export function translateIssue(message: string): string {
+  return hasKey(message) ? tx(message) : message;
+}

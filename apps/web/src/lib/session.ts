@@ -1,0 +1,61 @@
+import { createContext, useContext } from 'react';
+import { queryOptions } from '@tanstack/react-query';
+import type { Permission, RouteEntry, UserInfo } from '@liftlink/protocol';
+import { http } from './http.ts';
+import { clearToken } from './token.ts';
+import { queryClient } from './query-client.ts';
+
+export const userInfoQuery = queryOptions({
+  queryKey: ['auth', 'info'] as const,
+  queryFn: ({ signal }) => http.get<UserInfo>('/auth/access/info', undefined, { signal }),
+  staleTime: Infinity,
+  retry: false,
+});
+
+export interface Session {
+  info: UserInfo;
+  /** The role's permissions in the shape `hasPermission` checks. */
+  permissions: Permission[];
+  /** The user's routes, filtered by permission. */
+  routes: RouteEntry[];
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+/** The signed-in user; only inside the logged-in area. */
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside the logged-in area');
+  return session;
+}
+
+export function useOptionalSession(): Session | null {
+  return useContext(SessionContext);
+}
+
+/** Spec section 4: logout clears the token and roles even when the call fails. */
+export async function logout(): Promise<void> {
+  try {
+    await http.post('/auth/access/logout', {}, { quiet: true });
+  } catch {
+    // Nothing to do: the local session ends anyway.
+  } finally {
+    clearToken();
+    queryClient.clear();
+  }
+}
+
+/** A redirect target from the query string: same-site paths only. */
+export function safeRedirect(
+  target: string | null | undefined,
+  fallback = '/dashboard/workplace',
+): string {
+  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\'))
+    return fallback;
+  if (target.startsWith('/user/login')) return fallback;
+  return target;
+}
+
+export function loginPath(target: string): string {
+  return `/user/login?redirect=${encodeURIComponent(target)}`;
+}

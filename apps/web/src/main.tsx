@@ -1,0 +1,44 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { AppProviders } from './app/providers.tsx';
+import { createAppRouter } from './app/router.tsx';
+import { fetchCsrfCookie, hasCsrfCookie } from './lib/http.ts';
+import { bootLanguage } from './lib/i18n/language.ts';
+import './app/styles.css';
+
+const HI_KEY = 'liftlink.hi';
+
+/**
+ * Spec section 7: without the CSRF cookie, GET /auth/Hi and reload the page. A second
+ * reload within a few seconds means the cookie cannot be set; then carry on without it.
+ */
+async function ensureCsrfCookie(): Promise<boolean> {
+  if (hasCsrfCookie()) return true;
+  const last = Number(sessionStorage.getItem(HI_KEY) ?? 0);
+  if (Date.now() - last < 10_000) return true;
+  sessionStorage.setItem(HI_KEY, String(Date.now()));
+  try {
+    await fetchCsrfCookie();
+  } catch {
+    return true;
+  }
+  window.location.reload();
+  return false;
+}
+
+async function boot(): Promise<void> {
+  if (!(await ensureCsrfCookie())) return;
+  await bootLanguage();
+  const root = document.getElementById('root');
+  if (!root) return;
+  createRoot(root).render(
+    <StrictMode>
+      <AppProviders>
+        <RouterProvider router={createAppRouter()} />
+      </AppProviders>
+    </StrictMode>,
+  );
+}
+
+void boot();

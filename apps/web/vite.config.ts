@@ -1,0 +1,35 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const server = process.env.LIFTLINK_API ?? 'http://127.0.0.1:8080';
+const proxied = ['/auth', '/account', '/manufacture', '/api', '/health', '/docs'];
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: {
+      ...Object.fromEntries(proxied.map((path) => [path, { target: server, changeOrigin: false }])),
+      '/ws': { target: server, ws: true },
+    },
+  },
+  preview: {
+    proxy: {
+      ...Object.fromEntries(proxied.map((path) => [path, { target: server, changeOrigin: false }])),
+      '/ws': { target: server, ws: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    // bench/web-budget.ts follows the static imports of each chunk through the manifest.
+    manifest: true,
+    chunkSizeWarningLimit: 800,
+    rolldownOptions: {
+      treeshake: {
+        // The protocol package only declares values: what the client does not use may go
+        // (device config schemas, MQTT payloads), which keeps the login page small.
+        moduleSideEffects: (id: string) =>
+          /[\\/]packages[\\/]protocol[\\/]src[\\/]/.test(id) ? false : undefined,
+      },
+    },
+  },
+});
