@@ -1,0 +1,65 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { CONFIG_FIELDS, EVENT_TABLE, REFUSAL_REASONS, type ConfigField } from '@liftlink/protocol';
+
+/**
+ * The tables of docs/protocol.md that come straight from the protocol package (event
+ * codes, refusal reasons, configuration fields), so the document cannot drift from the
+ * code. Run `node --import tsx apps/simulator/src/protocol-doc.ts` to refresh them; a test
+ * fails when they are stale.
+ */
+export const PROTOCOL_DOC = fileURLToPath(new URL('../../../docs/protocol.md', import.meta.url));
+
+const row = (cells: (string | number)[]) => `| ${cells.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
+const table = (head: string[], rows: (string | number)[][]) => [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
+
+export function eventTable(): string {
+  return table(
+    ['Code', 'Class', 'en-US', 'zh-CN', 'ru-RU'],
+    EVENT_TABLE.map((e) => [`\`${e.code}\``, e.class, e.text['en-US'], e.text['zh-CN'], e.text['ru-RU']]),
+  );
+}
+
+export function refusalTable(): string {
+  return table(
+    ['Reason', 'en-US', 'zh-CN', 'ru-RU'],
+    Object.entries(REFUSAL_REASONS).map(([code, t]) => [`\`${code}\``, t['en-US'], t['zh-CN'], t['ru-RU']]),
+  );
+}
+
+function range(f: ConfigField): string {
+  if (f.type === 'boolean') return 'true / false';
+  if (f.type === 'enum') return (f.options ?? []).map((o) => `\`${o}\``).join(', ');
+  return `${f.min ?? ''} … ${f.max ?? ''}`;
+}
+
+function notes(f: ConfigField): string {
+  const n: string[] = [];
+  if (f.floor) n.push(`floor ${f.floor}`);
+  if (f.minConfigured) n.push('min configured value');
+  if (f.positionTolerance) n.push('edit ±500');
+  return n.join('; ');
+}
+
+export function configTable(): string {
+  return table(
+    ['Key', 'Group', 'Part', 'Type', 'Unit', 'Range', 'Default*', 'Written by', 'Notes'],
+    CONFIG_FIELDS.map((f) => [`\`${f.key}\``, f.group, f.part, f.type, f.unit ?? '', range(f), `\`${String(f.default)}\``, f.writeRole, notes(f)]),
+  );
+}
+
+const SECTIONS: Record<string, () => string> = { events: eventTable, refusals: refusalTable, config: configTable };
+
+/** Replaces every `<!-- generated:NAME -->` … `<!-- /generated:NAME -->` block with the current table. */
+export function renderGenerated(doc: string): string {
+  return doc.replace(/(<!-- generated:(\w+) -->\n)[\s\S]*?(\n<!-- \/generated:\2 -->)/g, (whole, open: string, name: string, close: string) => {
+    const render = SECTIONS[name];
+    return render ? `${open}${render()}${close}` : whole;
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const doc = await readFile(PROTOCOL_DOC, 'utf8');
+  await writeFile(PROTOCOL_DOC, renderGenerated(doc));
+  process.stderr.write(`updated ${PROTOCOL_DOC}\n`);
+}
