@@ -19,6 +19,10 @@ import healthRoutes from './modules/health/routes.ts';
 import systemUsers from './modules/system/users.ts';
 import systemRoles from './modules/system/roles.ts';
 import systemOrgs from './modules/system/orgs.ts';
+import ingestPlugin from './modules/ingest/plugin.ts';
+import liftRoutes from './modules/lifts/routes.ts';
+import liveSocket from './modules/live/ws.ts';
+import demoFleet from './modules/lifts/demo-fleet.ts';
 import './types.ts';
 
 export interface BuildOptions {
@@ -43,6 +47,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: opts.config.trustProxy,
     routerOptions: { maxParamLength: 200 },
+    // First start on a fresh PGlite folder initialises a whole database cluster.
+    pluginTimeout: 120_000,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -73,6 +79,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(messagingPlugin);
   await app.register(authPlugin);
   await app.register(mqttPlugin);
+  await app.register(ingestPlugin);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
@@ -80,6 +87,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(systemUsers);
   await app.register(systemRoles);
   await app.register(systemOrgs);
+  await app.register(liftRoutes);
+  await app.register(liveSocket);
+  await app.register(demoFleet);
   await app.register(webPlugin);
   return app;
 }

@@ -38,6 +38,9 @@ const envSchema = z.object({
   SITE_SERVICE_CONTACT: z.string().trim().max(200).default(''),
   WEB_DIST: z.string().trim().optional(),
   HEARTBEAT_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
+  INSTANCE_ID: z.string().trim().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - only').optional(),
+  INGEST_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(4),
+  COMMAND_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
 });
 
 export interface Config {
@@ -60,6 +63,9 @@ export interface Config {
   site: { productName: string; maker: string; version: string; copyright: string; filingNumber: string; serviceContact: string };
   webDist: string | undefined;
   heartbeatSeconds: number;
+  instanceId: string | undefined;
+  ingestConnections: number;
+  commandWaitMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -100,5 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     webDist: e.WEB_DIST,
     heartbeatSeconds: e.HEARTBEAT_SECONDS,
+    instanceId: e.INSTANCE_ID,
+    ingestConnections: e.INGEST_CONNECTIONS,
+    commandWaitMs: e.COMMAND_WAIT_MS,
   };
 }

@@ -36,7 +36,9 @@ export default fp(async (app) => {
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access) {
-      if (UNDECLARED_OK.test(route.url) || route.method === 'HEAD') return;
+      // The web client's files (@fastify/static marks its routes with rootPath) are public.
+      const isStaticFile = !!(route.config as { rootPath?: string } | undefined)?.rootPath;
+      if (isStaticFile || UNDECLARED_OK.test(route.url) || route.method === 'HEAD') return;
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access`);
     }
     for (const method of [route.method].flat()) {

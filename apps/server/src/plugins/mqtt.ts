@@ -13,6 +13,8 @@ export interface BrokerAccess {
   authenticateDevice(username: string, secret: string): Promise<boolean>;
   canPublish(deviceNo: string, topic: string): boolean;
   canSubscribe(deviceNo: string, topic: string): boolean;
+  /** Stores an accepted uplink message; the embedded broker acknowledges the lift after it resolves. */
+  ingest?(deviceNo: string, topic: string, payload: Buffer): Promise<void>;
   /** Called when a device connects or disconnects on the embedded broker. */
   onDeviceConnection?(deviceNo: string, connected: boolean): void;
 }
@@ -65,7 +67,13 @@ export default fp(async (app) => {
     };
     broker.authorizePublish = (client, packet, done) => {
       if (!client || isService(client)) return done(null);
-      done(app.brokerAccess.canPublish(client.id, packet.topic) ? null : new Error('not authorized'));
+      if (!app.brokerAccess.canPublish(client.id, packet.topic)) return done(new Error('not authorized'));
+      // Ingest before the PUBACK: the lift's message is acknowledged only once it is stored.
+      if (!app.brokerAccess.ingest) return done(null);
+      app.brokerAccess.ingest(client.id, packet.topic, packet.payload as Buffer).then(
+        () => done(null),
+        (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+      );
     };
     broker.authorizeSubscribe = (client, sub, done) => {
       if (isService(client)) return done(null, sub);

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isFinalCommandState, liftTopic, refusalText, type CommandResult, type CommandState, type RefusalReason } from '@liftlink/protocol';
+import { AppError } from '../../lib/errors.ts';
+import { newToken } from '../../lib/crypto.ts';
+import type { OwnedLift } from '../lifts/scope.ts';
+
+export type CommandKind = 'cmd' | 'config/set' | 'config/get';
+
+interface SendOptions {
+  kind: CommandKind;
+  name: string;
+  args: Record<string, unknown>;
+  /** The downlink payload without commandId and expiresAt. */
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Sends one command to a lift and waits up to COMMAND_WAIT_MS for its answer. An offline
+ * lift is refused at once (never queued). The command expires when the wait ends, so a
+ * lift that gets it late refuses it as expired rather than moving unexpectedly.
+ */
+export async function sendCommand(app: FastifyInstance, request: FastifyRequest, lift: OwnedLift, opts: SendOptions): Promise<CommandResult> {
+  const { sql } = app.database;
+  const auth = request.auth!;
+  const lang = await userLanguage(app, auth.userId);
+  const audit = (state: CommandState, reason: string | null) =>
+    app.audit({ action: `lift.${opts.kind === 'cmd' ? 'command' : opts.kind === 'config/set' ? 'configure' : 'readConfig'}`, result: state, userId: auth.userId, username: auth.username, ip: request.ip, liftId: lift.id, targetType: 'lift', targetId: lift.device_no ?? lift.id, detail: { name: opts.name, args: opts.args, reason } });
+
+  if (!lift.device_no) throw new AppError('lift.noDeviceNo');
+  if (!lift.online) {
+    await audit('failed', 'offline');
+    throw new AppError('lift.offline', { commandId: null, state: 'failed', reason: 'offline', reasonText: refusalText('offline', lang) });
+  }
+  const commandId = newToken().slice(0, 22);
+  const expiresAt = new Date(Date.now() + app.config.commandWaitMs);
+  await sql.query(
+    `insert into lift_commands (id, lift_id, kind, name, args, state, user_id, username, expires_at) values ($1, $2, $3, $4, $5::jsonb, 'created', $6, $7, $8)`,
+    [commandId, lift.id, opts.kind, opts.name, JSON.stringify(opts.args), auth.userId, auth.username, expiresAt],
+  );
+
+  let latest: { state: CommandState; reason: RefusalReason | null } = { state: 'created', reason: null };
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const stop = app.live.on((msg) => {
+    if (msg.type !== 'command' || msg.commandId !== commandId) return;
+    latest = { state: msg.state, reason: msg.reason };
+    if (isFinalCommandState(msg.state)) finish();
+  });
+  const timer = setTimeout(finish, app.config.commandWaitMs);
+  try {
+    try {
+      await app.mqtt.publishAsync(liftTopic(lift.device_no, opts.kind), JSON.stringify({ commandId, ...opts.payload, ...(opts.kind === 'config/get' ? {} : { expiresAt: expiresAt.toISOString() }) }), { qos: 1 });
+    } catch {
+      await sql.query(`update lift_commands set state = 'failed', reason = 'offline', updated_at = now() where id = $1`, [commandId]);
+      await audit('failed', 'sendFailed');
+      throw new AppError('lift.sendFailed');
+    }
+    await sql.query(`update lift_commands set state = 'sent', updated_at = now() where id = $1 and state = 'created'`, [commandId]);
+    await finished;
+  } finally {
+    clearTimeout(timer);
+    stop();
+  }
+
+  // The live stream may have missed an answer (another instance, a reconnect): the database is the truth.
+  const [row] = await sql.query<{ state: CommandState; reason: RefusalReason | null; issues: CommandResult['issues'] | null }>(`select state, reason, issues from lift_commands where id = $1`, [commandId]);
+  latest = { state: row!.state, reason: row!.reason };
+  if (latest.state === 'created' || latest.state === 'sent') {
+    const [timedOut] = await sql.query(`update lift_commands set state = 'timeout', reason = 'timeout', updated_at = now() where id = $1 and state in ('created', 'sent') returning id`, [commandId]);
+    if (timedOut) latest = { state: 'timeout', reason: 'timeout' };
+  }
+  await audit(latest.state, latest.reason);
+  const result: CommandResult = { commandId, state: latest.state, reason: latest.reason, reasonText: latest.reason ? refusalText(latest.reason, lang) : null, ...(row?.issues ? { issues: row.issues } : {}) };
+  if (latest.state === 'timeout') throw new AppError('lift.timeout', result);
+  if (latest.state === 'rejected' || latest.state === 'failed' || latest.state === 'expired') throw new AppError('lift.refused', result, result.reasonText ?? undefined);
+  return result;
+}
+
+export async function userLanguage(app: FastifyInstance, userId: string): Promise<string> {
+  const [row] = await app.database.sql.query<{ language: string }>('select language from users where id = $1', [userId]);
+  return row?.language ?? 'zh-CN';
+}

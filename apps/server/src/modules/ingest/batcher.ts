@@ -1,0 +1,81 @@
+/**
+ * Collects accepted uplink messages and stores them in batches: one transaction for up to
+ * `maxBatch` messages or whatever arrived within `maxWaitMs`. Each `add` resolves only after
+ * the commit that holds its message, so the broker acknowledges the lift after the data is
+ * safe. A failed commit is retried with backoff, the messages still held: nothing accepted
+ * is lost, and idempotent storage makes a redelivered message harmless.
+ */
+export interface BatcherOptions<T> {
+  store: (batch: T[]) => Promise<void>;
+  maxBatch?: number;
+  maxWaitMs?: number;
+  onError?: (err: unknown, attempt: number) => void;
+}
+
+interface Pending<T> {
+  item: T;
+  resolve: () => void;
+}
+
+export class Batcher<T> {
+  private queue: Pending<T>[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private closed = false;
+  private closing = false;
+  private readonly maxBatch: number;
+  private readonly maxWaitMs: number;
+
+  constructor(private readonly opts: BatcherOptions<T>) {
+    this.maxBatch = opts.maxBatch ?? 1000;
+    this.maxWaitMs = opts.maxWaitMs ?? 5;
+  }
+
+  add(item: T): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('ingest is closed'));
+    return new Promise((resolve) => {
+      this.queue.push({ item, resolve });
+      if (this.queue.length >= this.maxBatch) this.kick();
+      else this.timer ??= setTimeout(() => this.kick(), this.maxWaitMs);
+    });
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  private kick(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.flushing || this.queue.length === 0) return;
+    this.flushing = this.flushLoop().finally(() => {
+      this.flushing = null;
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+
+  private async flushLoop(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.opts.store(batch.map((p) => p.item));
+          break;
+        } catch (err) {
+          this.opts.onError?.(err, attempt);
+          if (this.closing && attempt >= 3) return; // shutting down: the broker redelivers unacknowledged messages
+          await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** (attempt - 1), 2_000)));
+        }
+      }
+      for (const p of batch) p.resolve();
+    }
+  }
+
+  /** Stores what is queued, then refuses new messages. */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.kick();
+    while (this.flushing) await this.flushing;
+    this.closed = true;
+  }
+}

@@ -1,0 +1,144 @@
+import os from 'node:os';
+import fp from 'fastify-plugin';
+import { decodeLiftMessage, liftMayPublish, liftMaySubscribe, type DropReason } from '@liftlink/protocol';
+import { safeEqual, sha256 } from '../../lib/crypto.ts';
+import { Batcher } from './batcher.ts';
+import { markOffline, storeBatch, type UplinkMessage } from './store.ts';
+import { startMqttIngest } from './mqtt-source.ts';
+import { LiveBus, type LiveMessage } from '../live/bus.ts';
+
+type Incoming = { deviceNo: string } & (
+  | Omit<Extract<UplinkMessage, { kind: Exclude<UplinkMessage['kind'], 'disconnect'> }>, 'liftId'>
+  | { kind: 'disconnect'; at: Date }
+);
+
+export interface IngestStats {
+  stored: number;
+  drops: Record<DropReason | 'unknownDevice', number>;
+  pending: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    live: LiveBus;
+    ingest: { handle(topic: string, payload: Buffer | string): Promise<void>; stats(): IngestStats };
+  }
+}
+
+/**
+ * Lift uplink: authenticates lifts on the embedded broker, validates every message at the
+ * boundary (bad ones are dropped and counted, never stored, never fatal), stores them in
+ * batches acknowledged after commit, publishes the changes live, and marks silent lifts
+ * offline.
+ */
+export default fp(async (app) => {
+  const { sql } = app.database;
+  const live = new LiveBus(app.mqtt);
+  await live.start();
+  app.decorate('live', live);
+
+  const liftIds = new Map<string, string>();
+  const drops: IngestStats['drops'] = { topic: 0, tooLarge: 0, json: 0, schema: 0, unknownDevice: 0 };
+  let stored = 0;
+
+  async function resolveLiftIds(deviceNos: string[]): Promise<void> {
+    const missing = [...new Set(deviceNos.filter((d) => !liftIds.has(d)))];
+    if (!missing.length) return;
+    const rows = await sql.query<{ id: string; device_no: string }>(`select id, device_no from lifts where device_no = any($1::text[])`, [missing]);
+    for (const r of rows) liftIds.set(r.device_no, r.id);
+  }
+
+  const batcher = new Batcher<Incoming>({
+    maxBatch: 2000,
+    maxWaitMs: 5,
+    onError: (err, attempt) => app.log.warn({ err: err instanceof Error ? err.message : err, attempt }, 'ingest batch not stored, retrying'),
+    store: async (items) => {
+      await resolveLiftIds(items.map((i) => i.deviceNo));
+      const batch: UplinkMessage[] = [];
+      for (const item of items) {
+        const liftId = liftIds.get(item.deviceNo);
+        if (!liftId) {
+          drops.unknownDevice++;
+          continue;
+        }
+        const { deviceNo: _d, ...rest } = item;
+        batch.push({ ...rest, liftId } as UplinkMessage);
+      }
+      if (!batch.length) return;
+      const changes = await sql.transaction((tx) => storeBatch(tx, batch));
+      stored += batch.length;
+      await publishLive(changes);
+    },
+  });
+
+  async function publishLive(changes: LiveMessage[]): Promise<void> {
+    // Stored data is safe; a live push that fails only costs browsers a refresh.
+    await live.publish(changes).catch((err: unknown) => app.log.warn({ err }, 'live publish failed'));
+  }
+
+  async function handle(topic: string, payload: Buffer | string): Promise<void> {
+    const decoded = decodeLiftMessage(topic, payload);
+    if (!decoded.ok) {
+      drops[decoded.reason]++;
+      return;
+    }
+    if (decoded.kind === 'cmd' || decoded.kind === 'config/set' || decoded.kind === 'config/get') {
+      drops.topic++;
+      return;
+    }
+    await batcher.add({ deviceNo: decoded.deviceNo, kind: decoded.kind, message: decoded.message });
+  }
+
+  app.decorate('ingest', { handle, stats: () => ({ stored, drops: { ...drops }, pending: batcher.pending }) });
+
+  // Lift credentials and topic rules on the embedded broker.
+  app.brokerAccess = {
+    authenticateDevice: async (deviceNo, secret) => {
+      const [row] = await sql.query<{ id: string; iot_secret_hash: string | null }>(`select id, iot_secret_hash from lifts where device_no = $1`, [deviceNo]);
+      if (!row?.iot_secret_hash || !safeEqual(row.iot_secret_hash, sha256(secret))) return false;
+      liftIds.set(deviceNo, row.id);
+      return true;
+    },
+    canPublish: liftMayPublish,
+    canSubscribe: liftMaySubscribe,
+    ingest: (deviceNo, topic, payload) => (liftMayPublish(deviceNo, topic) ? handle(topic, payload) : Promise.resolve()),
+    onDeviceConnection: (deviceNo, connected) => {
+      if (!connected) void batcher.add({ deviceNo, kind: 'disconnect', at: new Date() }).catch(() => {});
+    },
+  };
+
+  let ingestClients: Awaited<ReturnType<typeof startMqttIngest>> = [];
+  if (app.config.mqttUrl) {
+    ingestClients = await startMqttIngest({
+      url: app.config.mqttUrl,
+      username: app.config.mqttUsername,
+      password: app.config.mqttPassword,
+      instanceId: app.config.instanceId ?? os.hostname(),
+      connections: app.config.ingestConnections,
+      shareGroup: 'liftlink-ingest',
+      handle,
+      log: (msg, err) => app.log.warn({ err: err instanceof Error ? err.message : err }, msg),
+    });
+  }
+
+  // A lift that stays silent past its heartbeat window is offline, whatever the broker said.
+  const sweepMs = Math.max(1_000, (app.config.heartbeatSeconds * 1000) / 3);
+  const sweeper = setInterval(() => {
+    void (async () => {
+      const stale = await sql.query<{ id: string; last_seen_at: Date }>(
+        `select id, last_seen_at from lifts where online and last_seen_at < now() - make_interval(secs => $1)`,
+        [app.config.heartbeatSeconds],
+      );
+      for (const lift of stale) {
+        const msg = await sql.transaction((tx) => markOffline(tx, lift.id, new Date(lift.last_seen_at), null));
+        if (msg) await publishLive([msg]);
+      }
+    })().catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'presence sweep failed'));
+  }, sweepMs);
+
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await Promise.all(ingestClients.map((c) => c.endAsync()));
+    await batcher.close();
+  });
+});

@@ -1,0 +1,223 @@
+import {
+  isFault,
+  type CmdAckMessage,
+  type CommandState,
+  type ConfigReportMessage,
+  type EventMessage,
+  type PresenceMessage,
+  type RefusalReason,
+  type StatusMessage,
+} from '@liftlink/protocol';
+import type { SqlExecutor } from '../../db/client.ts';
+import type { LiveMessage } from '../live/bus.ts';
+
+export type UplinkMessage =
+  | { kind: 'status'; liftId: string; message: StatusMessage }
+  | { kind: 'event'; liftId: string; message: EventMessage }
+  | { kind: 'presence'; liftId: string; message: PresenceMessage }
+  | { kind: 'config/report'; liftId: string; message: ConfigReportMessage }
+  | { kind: 'cmd/ack'; liftId: string; message: CmdAckMessage }
+  /** The embedded broker saw the lift's connection close (its will is not routed to ingest there). */
+  | { kind: 'disconnect'; liftId: string; at: Date };
+
+type Tx = Omit<SqlExecutor, 'transaction'>;
+
+/** Lifecycle order: an answer may only move a command forward (a late `accepted` never undoes `done`). */
+const NEXT_STATES: Record<string, CommandState[]> = {
+  accepted: ['created', 'sent'],
+  rejected: ['created', 'sent'],
+  done: ['created', 'sent', 'accepted'],
+  failed: ['created', 'sent', 'accepted'],
+};
+
+const TRIP_CODES = new Set(['RZGU', 'RZGD']);
+
+/** Splits [from, to) into UTC days, for the daily online time. */
+function msPerDay(from: Date, to: Date): [string, number][] {
+  const out: [string, number][] = [];
+  let start = from.getTime();
+  const end = to.getTime();
+  while (start < end) {
+    const dayEnd = Date.UTC(new Date(start).getUTCFullYear(), new Date(start).getUTCMonth(), new Date(start).getUTCDate() + 1);
+    const stop = Math.min(dayEnd, end);
+    out.push([new Date(start).toISOString().slice(0, 10), stop - start]);
+    start = stop;
+  }
+  return out;
+}
+
+async function addOnlineTime(tx: Tx, liftId: string, since: Date | null, until: Date): Promise<void> {
+  if (!since || until <= since) return;
+  const parts = msPerDay(since, until);
+  const total = parts.reduce((a, [, ms]) => a + ms, 0);
+  await tx.query('update lifts set online_ms_total = online_ms_total + $2 where id = $1', [liftId, total]);
+  for (const [day, ms] of parts) {
+    await tx.query(
+      `insert into lift_daily_stats (lift_id, day, online_ms) values ($1, $2, $3)
+       on conflict (lift_id, day) do update set online_ms = lift_daily_stats.online_ms + excluded.online_ms`,
+      [liftId, day, ms],
+    );
+  }
+}
+
+/** Marks a lift offline (presence, will, lost connection or silence) and books its online time. */
+export async function markOffline(tx: Tx, liftId: string, at: Date, session: number | null): Promise<LiveMessage | null> {
+  const [lift] = await tx.query<{ online_since: Date | null }>(
+    `select online_since from lifts where id = $1 and online and ($2::bigint is null or $2::bigint >= presence_session) for update`,
+    [liftId, session],
+  );
+  if (!lift) return null;
+  await tx.query('update lifts set online = false, online_since = null where id = $1', [liftId]);
+  await addOnlineTime(tx, liftId, lift.online_since ? new Date(lift.online_since) : null, at);
+  return { type: 'presence', liftId, online: false, ts: at.toISOString() };
+}
+
+/**
+ * Applies one batch in one transaction and returns what browsers should be told. Every
+ * step is idempotent on (lift, seq): a message stored before changes nothing again.
+ */
+export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMessage[]> {
+  const live: LiveMessage[] = [];
+  const seenLifts = new Set(batch.map((m) => m.liftId));
+  await tx.query(`update lifts set last_seen_at = now() where id = any($1::uuid[])`, [[...seenLifts]]);
+  // A lift that speaks is alive: one the silence sweep had marked offline comes back online.
+  const speaking = [...new Set(batch.filter((m) => m.kind !== 'presence' && m.kind !== 'disconnect').map((m) => m.liftId))];
+  if (speaking.length) {
+    const revived = await tx.query<{ id: string }>(`update lifts set online = true, online_since = now() where id = any($1::uuid[]) and not online returning id`, [speaking]);
+    for (const r of revived) live.push({ type: 'presence', liftId: r.id, online: true, ts: new Date().toISOString() });
+  }
+
+  // Run log: one multi-row insert; conflicts are messages already stored.
+  const events = batch.filter((m): m is Extract<UplinkMessage, { kind: 'event' }> => m.kind === 'event');
+  if (events.length) {
+    const inserted = await tx.query<{ id: string; lift_id: string; seq: string; ts: Date; code: string; floor: number | null; fault: boolean }>(
+      `insert into lift_events (lift_id, seq, ts, code, fault, floor)
+       select * from unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::text[], $5::boolean[], $6::integer[])
+       on conflict (lift_id, seq) do nothing
+       returning id, lift_id, seq, ts, code, floor, fault`,
+      [
+        events.map((e) => e.liftId),
+        events.map((e) => e.message.seq),
+        events.map((e) => e.message.ts),
+        events.map((e) => e.message.code),
+        events.map((e) => isFault(e.message.code)),
+        events.map((e) => e.message.floor ?? null),
+      ],
+    );
+    const trips = new Map<string, { liftId: string; day: string; n: number }>();
+    for (const r of inserted) {
+      const ts = new Date(r.ts).toISOString();
+      live.push({ type: 'event', liftId: r.lift_id, id: Number(r.id), seq: Number(r.seq), ts, code: r.code, floor: r.floor, fault: r.fault });
+      if (!TRIP_CODES.has(r.code)) continue;
+      const key = `${r.lift_id}|${ts.slice(0, 10)}`;
+      const entry = trips.get(key) ?? { liftId: r.lift_id, day: ts.slice(0, 10), n: 0 };
+      entry.n++;
+      trips.set(key, entry);
+    }
+    if (trips.size) {
+      const rows = [...trips.values()];
+      const params = [rows.map((t) => t.liftId), rows.map((t) => t.day), rows.map((t) => t.n)];
+      await tx.query(
+        `insert into lift_daily_stats (lift_id, day, trips) select * from unnest($1::uuid[], $2::date[], $3::integer[])
+         on conflict (lift_id, day) do update set trips = lift_daily_stats.trips + excluded.trips`,
+        params,
+      );
+      await tx.query(
+        `update lifts l set trips_total = trips_total + v.n
+           from (select id, sum(n) as n from unnest($1::uuid[], $2::date[], $3::integer[]) as t(id, day, n) group by id) v where l.id = v.id`,
+        params,
+      );
+    }
+  }
+
+  // Status: the newest snapshot per lift wins, and only if newer than what is stored.
+  const latest = new Map<string, StatusMessage>();
+  for (const m of batch) if (m.kind === 'status' && (latest.get(m.liftId)?.seq ?? 0) < m.message.seq) latest.set(m.liftId, m.message);
+  if (latest.size) {
+    const ids = [...latest.keys()];
+    const msgs = [...latest.values()];
+    const updated = await tx.query<{ id: string }>(
+      `update lifts l set status = v.status, status_seq = v.seq, status_at = v.ts, mode = v.status->>'mode',
+              floor = (v.status->>'floor')::integer, active_fault = v.status->'faults'->>0
+         from unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::jsonb[]) as v(id, seq, ts, status)
+        where l.id = v.id and l.status_seq < v.seq returning l.id`,
+      [ids, msgs.map((m) => m.seq), msgs.map((m) => m.ts), msgs.map((m) => JSON.stringify(m.status))],
+    );
+    const fresh = new Set(updated.map((u) => u.id));
+    const sampled = ids.filter((id) => fresh.has(id));
+    if (sampled.length) {
+      await tx.query(
+        `insert into lift_samples (lift_id, ts, voltage, load_value)
+         select * from unnest($1::uuid[], $2::timestamptz[], $3::real[], $4::real[]) on conflict do nothing`,
+        [sampled, sampled.map((id) => new Date(Math.floor(new Date(latest.get(id)!.ts).getTime() / 60_000) * 60_000)), sampled.map((id) => latest.get(id)!.status.platform.voltage), sampled.map((id) => latest.get(id)!.status.platform.loadValue)],
+      );
+    }
+    for (const id of sampled) {
+      const m = latest.get(id)!;
+      live.push({ type: 'status', liftId: id, seq: m.seq, ts: m.ts, status: m.status });
+    }
+  }
+
+  // Presence: ordered by connection session, the online message before its will.
+  const presence = batch
+    .filter((m): m is Extract<UplinkMessage, { kind: 'presence' | 'disconnect' }> => m.kind === 'presence' || m.kind === 'disconnect')
+    .sort((a, b) => (a.kind === 'presence' ? a.message.session : Infinity) - (b.kind === 'presence' ? b.message.session : Infinity) || (a.kind === 'presence' && a.message.online ? -1 : 1));
+  for (const p of presence) {
+    if (p.kind === 'disconnect') {
+      const msg = await markOffline(tx, p.liftId, p.at, null);
+      if (msg) live.push(msg);
+    } else if (p.message.online) {
+      const rows = await tx.query(
+        `update lifts set online = true, presence_session = $2, online_since = case when online then online_since else $3::timestamptz end,
+                firmware = coalesce($4, firmware)
+          where id = $1 and presence_session <= $2 and not (online and presence_session = $2) returning id`,
+        [p.liftId, p.message.session, p.message.ts, p.message.firmware ?? null],
+      );
+      if (rows.length) live.push({ type: 'presence', liftId: p.liftId, online: true, ts: p.message.ts });
+    } else {
+      // A will carries the time its connection opened; the lift went offline when it arrived.
+      const msg = await markOffline(tx, p.liftId, new Date(), p.message.session);
+      if (msg) live.push(msg);
+    }
+  }
+
+  // Configuration reports: the lift's configuration is the truth; a new version is logged.
+  for (const m of batch) {
+    if (m.kind !== 'config/report') continue;
+    const [before] = await tx.query<{ config: Record<string, unknown> | null; config_version: number }>(
+      `select config, config_version from lifts where id = $1 and config_seq < $2 for update`,
+      [m.liftId, m.message.seq],
+    );
+    if (!before) continue;
+    await tx.query(`update lifts set config = $2::jsonb, config_version = $3, config_seq = $4, config_at = $5 where id = $1`, [
+      m.liftId,
+      JSON.stringify(m.message.config),
+      m.message.version,
+      m.message.seq,
+      m.message.ts,
+    ]);
+    if (before.config_version !== m.message.version) {
+      const [cmd] = m.message.commandId
+        ? await tx.query<{ user_id: string | null; username: string | null; kind: string }>(`select user_id, username, kind from lift_commands where id = $1 and lift_id = $2`, [m.message.commandId, m.liftId])
+        : [];
+      await tx.query(
+        `insert into lift_config_log (lift_id, ts, user_id, username, source, command_id, version, before, after, result)
+         values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, 'applied')`,
+        [m.liftId, m.message.ts, cmd?.user_id ?? null, cmd?.username ?? null, cmd?.kind === 'config/set' ? 'cloud' : 'device', m.message.commandId ?? null, m.message.version, JSON.stringify(before.config), JSON.stringify(m.message.config)],
+      );
+    }
+    live.push({ type: 'config', liftId: m.liftId, version: m.message.version });
+  }
+
+  // Command answers: forward-only state changes of the lift's own commands.
+  for (const m of batch) {
+    if (m.kind !== 'cmd/ack') continue;
+    const [row] = await tx.query<{ name: string; state: CommandState; reason: RefusalReason | null }>(
+      `update lift_commands set state = $3, reason = $4, issues = $5::jsonb, updated_at = now()
+        where id = $1 and lift_id = $2 and state = any($6::text[]) returning name, state, reason`,
+      [m.message.commandId, m.liftId, m.message.state, m.message.reason ?? null, m.message.issues ? JSON.stringify(m.message.issues) : null, NEXT_STATES[m.message.state]],
+    );
+    if (row) live.push({ type: 'command', liftId: m.liftId, commandId: m.message.commandId, name: row.name, state: row.state, reason: row.reason });
+  }
+  return live;
+}

@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import fp from 'fastify-plugin';
+import { DEVICE_KINDS } from '@liftlink/protocol';
+import { newToken, sha256 } from '../../lib/crypto.ts';
+import type { SqlExecutor } from '../../db/client.ts';
+
+const SIMULATOR_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../simulator/src/main.ts');
+
+const SITES = [
+  { address: '上海市浦东新区世纪大道 100 号', site: '地铁站 2 号口' },
+  { address: 'Berlin, Alexanderplatz 1', site: 'Library, east entrance' },
+  { address: 'Москва, ул. Тверская, 7', site: 'Поликлиника № 3, подъезд 2' },
+  { address: '北京市海淀区中关村大街 27 号', site: '社区服务中心' },
+  { address: 'Lyon, 12 rue de la République', site: 'Town hall stairs' },
+];
+
+export interface DemoLift {
+  deviceNo: string;
+  secret: string;
+  kind: (typeof DEVICE_KINDS)[number];
+  floors: number;
+}
+
+/**
+ * The demo fleet of the embedded mode: lifts DEMO-0001..N of every kind, owned by the
+ * maker's organization. Each start issues fresh credentials (stored hashed), handed to the
+ * simulator through its stdin, never written to disk.
+ */
+export async function ensureDemoFleet(sql: SqlExecutor, count: number): Promise<DemoLift[]> {
+  const [maker] = await sql.query<{ id: string }>(`select id from organizations where kind = 'manufacturer' order by created_at limit 1`);
+  const lifts: DemoLift[] = [];
+  for (let i = 1; i <= count; i++) {
+    const kind = DEVICE_KINDS[(i - 1) % DEVICE_KINDS.length]!;
+    const floors = 2 + ((i - 1) % 3);
+    const deviceNo = `DEMO-${String(i).padStart(4, '0')}`;
+    const secret = newToken();
+    const site = SITES[(i - 1) % SITES.length]!;
+    await sql.query(
+      `insert into lifts (device_no, alias, kind, floors, firmware, manufacturer_org_id, location, iot_secret_hash, iot_issued_at)
+       values ($1, $2, $3, $4, '1.0.0', $5, $6::jsonb, $7, now())
+       on conflict (device_no) do update set iot_secret_hash = excluded.iot_secret_hash, iot_issued_at = now()`,
+      [deviceNo, `${site.site}`, kind, floors, maker!.id, JSON.stringify({ ...site, contact: '+86 400 000 0000' }), sha256(secret)],
+    );
+    lifts.push({ deviceNo, secret, kind, floors });
+  }
+  return lifts;
+}
+
+/** Starts the simulator as a child process speaking real MQTT to the broker. */
+export function spawnSimulator(lifts: DemoLift[], mqttUrl: string, log: (msg: string) => void): { child: ChildProcess; ready: Promise<void> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet-stdin', '--mqtt', mqttUrl], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end(JSON.stringify(lifts));
+  createInterface({ input: child.stderr }).on('line', (line) => log(line));
+  const ready = new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.includes('"ready":true')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`simulator exited with code ${code}`)));
+  });
+  return { child, ready };
+}
+
+/** Embedded mode with SIMULATOR=N: provisions the demo lifts and runs them. */
+export default fp(async (app) => {
+  const count = app.config.simulator;
+  if (count <= 0) return;
+  const lifts = await ensureDemoFleet(app.database.sql, count);
+  let sim: ReturnType<typeof spawnSimulator> | null = null;
+  app.addHook('onReady', async () => {
+    const url = app.config.mqttUrl ?? `mqtt://127.0.0.1:${app.mqtt.options.port}`;
+    sim = spawnSimulator(lifts, url, (line) => app.log.debug({ simulator: line }));
+    sim.ready.then(
+      () => app.log.info({ count }, 'demo fleet online'),
+      (err: unknown) => app.log.error({ err: err instanceof Error ? err.message : err }, 'demo fleet failed to start'),
+    );
+  });
+  app.addHook('onClose', async () => {
+    if (!sim || sim.child.exitCode !== null) return;
+    const exited = new Promise((r) => sim!.child.once('exit', r));
+    sim.child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
+    if (sim.child.exitCode === null) sim.child.kill('SIGKILL');
+  });
+});

@@ -1,0 +1,94 @@
+import { eventText, type LiftInfo, type LiftListItem, type RunLogEntry } from '@liftlink/protocol';
+import type { z } from 'zod';
+import type { liftListQuerySchema, runLogQuerySchema } from '@liftlink/protocol';
+import type { SqlExecutor } from '../../db/client.ts';
+import type { AuthContext } from '../../types.ts';
+import { liftScope } from './scope.ts';
+
+const SORT_COLUMNS: Record<string, string> = {
+  deviceNo: 'l.device_no',
+  alias: 'l.alias',
+  kind: 'l.kind',
+  online: 'l.online',
+  lastSeen: 'l.last_seen_at',
+  floor: 'l.floor',
+};
+
+const LIST_COLUMNS = `l.id, l.device_no as "deviceNo", l.alias, l.kind, l.online, l.mode, l.floor, l.floors, l.firmware,
+  l.active_fault as "activeFault", l.last_seen_at as "lastSeenAt", l.location`;
+
+type ListRow = Omit<LiftListItem, 'lastSeenAt'> & { lastSeenAt: Date | null };
+const toItem = (r: ListRow): LiftListItem => ({ ...r, lastSeenAt: r.lastSeenAt ? new Date(r.lastSeenAt).toISOString() : null });
+
+/** The caller's lifts, filtered, sorted and paged on the server. */
+export async function listLifts(sql: SqlExecutor, auth: AuthContext, q: z.infer<typeof liftListQuerySchema>): Promise<{ list: LiftListItem[]; total: number }> {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  const scope = liftScope(auth, 1);
+  if (scope.param) params.push(scope.param);
+  where.push(scope.where);
+  if (q.keyword) {
+    params.push(`%${q.keyword.replace(/[\\%_]/g, '\\$&')}%`);
+    where.push(`(l.device_no ilike $${params.length} or l.alias ilike $${params.length} or l.location->>'address' ilike $${params.length} or l.location->>'site' ilike $${params.length})`);
+  }
+  if (q.kind) {
+    params.push(q.kind);
+    where.push(`l.kind = $${params.length}`);
+  }
+  if (q.online !== undefined) {
+    params.push(q.online);
+    where.push(`l.online = $${params.length}`);
+  }
+  if (q.fault !== undefined) where.push(q.fault ? `l.active_fault is not null` : `l.active_fault is null`);
+  const cond = where.join(' and ');
+  const [count] = await sql.query<{ n: string }>(`select count(*) as n from lifts l where ${cond}`, params);
+  const order = `${SORT_COLUMNS[q.sort]} ${q.order} nulls last, l.id`;
+  const rows = await sql.query<ListRow>(
+    `select ${LIST_COLUMNS} from lifts l where ${cond} order by ${order} limit $${params.length + 1} offset $${params.length + 2}`,
+    [...params, q.pageSize, (q.page - 1) * q.pageSize],
+  );
+  return { total: Number(count!.n), list: rows.map(toItem) };
+}
+
+export async function liftInfo(sql: SqlExecutor, liftId: string): Promise<LiftInfo> {
+  const [r] = await sql.query<ListRow & { iot_info: Record<string, string>; config_version: number; online_since: Date | null; status: LiftInfo['status']; config: LiftInfo['config']; online_ms_total: string; trips_total: string; today_online: string | null; today_trips: number | null }>(
+    `select ${LIST_COLUMNS}, l.iot_info, l.config_version, l.online_since, l.status, l.config, l.online_ms_total, l.trips_total,
+            d.online_ms as today_online, d.trips as today_trips
+       from lifts l left join lift_daily_stats d on d.lift_id = l.id and d.day = (now() at time zone 'utc')::date where l.id = $1`,
+    [liftId],
+  );
+  const now = Date.now();
+  const since = r!.online_since ? new Date(r!.online_since).getTime() : null;
+  const dayStart = new Date(new Date(now).toISOString().slice(0, 10) + 'T00:00:00Z').getTime();
+  const { iot_info, config_version, online_since, status, config, online_ms_total, trips_total, today_online, today_trips, ...item } = r!;
+  return {
+    lift: { ...toItem(item), iotInfo: iot_info, configVersion: config_version, onlineSince: online_since ? new Date(online_since).toISOString() : null },
+    status,
+    config,
+    stats: {
+      onlineMsTotal: Number(online_ms_total) + (since ? now - since : 0),
+      onlineMsToday: Number(today_online ?? 0) + (since ? now - Math.max(since, dayStart) : 0),
+      tripsTotal: Number(trips_total),
+      tripsToday: today_trips ?? 0,
+    },
+  };
+}
+
+export async function runLog(sql: SqlExecutor, q: z.infer<typeof runLogQuerySchema>, lang: string, limit = q.pageSize, offset = (q.page - 1) * q.pageSize): Promise<{ list: RunLogEntry[]; total: number }> {
+  const params: unknown[] = [q.liftId];
+  const where = ['lift_id = $1'];
+  if (q.from) where.push(`ts >= $${params.push(q.from)}`);
+  if (q.to) where.push(`ts <= $${params.push(q.to)}`);
+  if (q.codes) where.push(`code = any($${params.push(q.codes.split(','))}::text[])`);
+  if (q.class) where.push(`fault = $${params.push(q.class === 'fault')}`);
+  const cond = where.join(' and ');
+  const [count] = await sql.query<{ n: string }>(`select count(*) as n from lift_events where ${cond}`, params);
+  const rows = await sql.query<{ id: string; ts: Date; code: string; fault: boolean; floor: number | null }>(
+    `select id, ts, code, fault, floor from lift_events where ${cond} order by ts desc, id desc limit $${params.length + 1} offset $${params.length + 2}`,
+    [...params, limit, offset],
+  );
+  return {
+    total: Number(count!.n),
+    list: rows.map((r) => ({ id: Number(r.id), ts: new Date(r.ts).toISOString(), code: r.code, text: eventText(r.code, lang), fault: r.fault, floor: r.floor })),
+  };
+}

@@ -1,0 +1,170 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  aliasUpdateSchema,
+  configLogQuerySchema,
+  controlSchema,
+  daysQuerySchema,
+  deviceNoSchema,
+  forbiddenConfigKeys,
+  hoursQuerySchema,
+  iotUpdateSchema,
+  liftCommandSchema,
+  liftIdBodySchema,
+  liftListQuerySchema,
+  locationUpdateSchema,
+  runLogQuerySchema,
+  runSettingUpdateSchema,
+  validateConfigChange,
+  type LiftConfig,
+} from '@liftlink/protocol';
+import { AppError, ok } from '../../lib/errors.ts';
+import { ownedLift } from './scope.ts';
+import { liftInfo, listLifts, runLog } from './repository.ts';
+import { sendCommand, userLanguage } from '../commands/service.ts';
+
+const CSV_EXPORT_MAX = 100_000;
+
+/** The spec's lift endpoints (section 7). Every one checks the permission and that the lift is the caller's. */
+const liftRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { sql } = app.database;
+  const base = '/auth/access/lift';
+  const actor = (r: { auth: { userId: string; username: string } | null; ip: string }) => ({ userId: r.auth!.userId, username: r.auth!.username, ip: r.ip });
+
+  app.get(`${base}/get`, { config: { access: 'lift.query' }, schema: { querystring: liftListQuerySchema } }, async (request) => ok(await listLifts(sql, request.auth!, request.query)));
+
+  app.post(`${base}/getInfo`, { config: { access: 'lift.get' }, schema: { body: liftIdBodySchema } }, async (request) => {
+    const lift = await ownedLift(sql, request.auth!, request.body.liftId);
+    return ok(await liftInfo(sql, lift.id));
+  });
+
+  app.get(`${base}/run/logs/get`, { config: { access: 'lift.get' }, schema: { querystring: runLogQuerySchema } }, async (request) => {
+    await ownedLift(sql, request.auth!, request.query.liftId);
+    const lang = request.query.lang ?? (await userLanguage(app, request.auth!.userId));
+    return ok(await runLog(sql, request.query, lang));
+  });
+
+  app.get(`${base}/run/logs/export`, { config: { access: 'lift.export' }, schema: { querystring: runLogQuerySchema } }, async (request, reply) => {
+    const lift = await ownedLift(sql, request.auth!, request.query.liftId);
+    const lang = request.query.lang ?? (await userLanguage(app, request.auth!.userId));
+    const { list } = await runLog(sql, request.query, lang, CSV_EXPORT_MAX, 0);
+    const cell = (v: string | number) => `"${String(v).replaceAll('"', '""')}"`;
+    const csv = ['time,code,meaning,class,floor', ...list.map((e) => [e.ts, e.code, e.text, e.fault ? 'fault' : 'state', e.floor ?? ''].map(cell).join(','))].join('\r\n');
+    await app.audit({ action: 'lift.exportLog', result: 'ok', ...actor(request), liftId: lift.id, detail: { rows: list.length } });
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="run-log-${lift.device_no ?? lift.id}.csv"`)
+      .send('\uFEFF' + csv);
+  });
+
+  app.post(`${base}/alias/update`, { config: { access: 'lift.edit' }, schema: { body: aliasUpdateSchema } }, async (request) => {
+    const lift = await ownedLift(sql, request.auth!, request.body.liftId);
+    const [before] = await sql.query<{ alias: string }>('select alias from lifts where id = $1', [lift.id]);
+    await sql.query('update lifts set alias = $2 where id = $1', [lift.id, request.body.alias]);
+    await app.audit({ action: 'lift.alias', result: 'ok', ...actor(request), liftId: lift.id, detail: { before: before!.alias, after: request.body.alias } });
+    return ok(null, 'modification successful');
+  });
+
+  app.post(`${base}/setting/update`, { config: { access: 'lift.edit' }, schema: { body: locationUpdateSchema } }, async (request) => {
+    const lift = await ownedLift(sql, request.auth!, request.body.liftId);
+    const [before] = await sql.query<{ location: unknown }>('select location from lifts where id = $1', [lift.id]);
+    await sql.query('update lifts set location = $2::jsonb where id = $1', [lift.id, JSON.stringify(request.body.location)]);
+    await app.audit({ action: 'lift.location', result: 'ok', ...actor(request), liftId: lift.id, detail: { before: before!.location, after: request.body.location } });
+    return ok(null, 'device information updated successfully');
+  });
+
+  app.post(`${base}/iot/update`, { config: { access: 'lift.edit' }, schema: { body: iotUpdateSchema } }, async (request) => {
+    const lift = await ownedLift(sql, request.auth!, request.body.liftId);
+    const [before] = await sql.query<{ iot_info: unknown }>('select iot_info from lifts where id = $1', [lift.id]);
+    await sql.query('update lifts set iot_info = $2::jsonb where id = $1', [lift.id, JSON.stringify(request.body.iotInfo)]);
+    await app.audit({ action: 'lift.iotInfo', result: 'ok', ...actor(request), liftId: lift.id, detail: { before: before!.iot_info, after: request.body.iotInfo } });
+    return ok(null, 'device information updated successfully');
+  });
+
+  app.post(`${base}/control`, { config: { access: 'liftControl.enable' }, schema: { body: controlSchema } }, async (request) => {
+    const lift = await ownedLift(sql, request.auth!, request.body.liftId);
+    // Arguments are checked against this lift (its floors) before anything reaches it.
+    const parsed = liftCommandSchema(lift.floors).safeParse({ name: request.body.command, args: request.body.args });
+    if (!parsed.success) {
+      throw new AppError('validation.failed', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message.startsWith('validation.') ? i.message : 'validation.invalid' })) });
+    }
+    const { name, args } = parsed.data as { name: string; args: Record<string, unknown> };
+    return ok(await sendCommand(app, request, lift, { kind: 'cmd', name, args, payload: { name, args } }));
+  });
+
+  app.post(`${base}/config/read`, { config: { access: 'liftConfig.get' }, schema: { body: liftIdBodySchema } }, async (request) => {
+    const lift = await ownedLift(sql, request.auth!, request.body.liftId);
+    const result = await sendCommand(app, request, lift, { kind: 'config/get', name: 'configGet', args: {}, payload: {} });
+    const [row] = await sql.query<{ config: LiftConfig | null; config_version: number }>('select config, config_version from lifts where id = $1', [lift.id]);
+    return ok({ ...result, config: row!.config, version: row!.config_version });
+  });
+
+  app.post(`${base}/run/setting/update`, { config: { access: 'liftConfig.edit' }, schema: { body: runSettingUpdateSchema } }, async (request) => {
+    const auth = request.auth!;
+    const lift = await ownedLift(sql, auth, request.body.liftId);
+    const current = lift.config as LiftConfig | null;
+    const next = request.body.config;
+    const issues = validateConfigChange(current, next, lift.floors);
+    if (issues.length) throw new AppError('validation.failed', { issues: issues.map((i) => ({ ...i, path: `config.${i.path}` })) });
+    const role = auth.roleType === 'admin' || auth.orgKind === 'manufacturer' ? 'manufacturer' : 'operator';
+    const forbidden = forbiddenConfigKeys(current, next, role);
+    if (forbidden.length) throw new AppError('forbidden', { fields: forbidden });
+    if (lift.config_version > 0 && !request.body.confirmReconfigure) throw new AppError('config.reconfigure', { version: lift.config_version });
+    if (request.body.version !== lift.config_version) throw new AppError('config.versionConflict', { version: lift.config_version });
+    const result = await sendCommand(app, request, lift, { kind: 'config/set', name: 'configSet', args: { version: request.body.version }, payload: { version: request.body.version, config: next } });
+    return ok(result, 'modification successful');
+  });
+
+  app.get(`${base}/config/logs`, { config: { access: 'liftConfig.get' }, schema: { querystring: configLogQuerySchema } }, async (request) => {
+    const lift = await ownedLift(sql, request.auth!, request.query.liftId);
+    const [count] = await sql.query<{ n: string }>('select count(*) as n from lift_config_log where lift_id = $1', [lift.id]);
+    const list = await sql.query(
+      `select id, ts, username, source, command_id as "commandId", version, before, after, result from lift_config_log where lift_id = $1 order by ts desc, id desc limit $2 offset $3`,
+      [lift.id, request.query.pageSize, (request.query.page - 1) * request.query.pageSize],
+    );
+    return ok({ list, total: Number(count!.n) });
+  });
+
+  app.get(`${base}/commands`, { config: { access: 'lift.get' }, schema: { querystring: z.strictObject({ liftId: z.uuid() }) } }, async (request) => {
+    const lift = await ownedLift(sql, request.auth!, request.query.liftId);
+    const list = await sql.query(
+      `select id as "commandId", name, args, state, reason, username, created_at as "createdAt", updated_at as "updatedAt" from lift_commands where lift_id = $1 order by created_at desc limit 50`,
+      [lift.id],
+    );
+    return ok({ list });
+  });
+
+  app.get(`${base}/stats/daily`, { config: { access: 'lift.get' }, schema: { querystring: daysQuerySchema } }, async (request) => {
+    const lift = await ownedLift(sql, request.auth!, request.query.liftId);
+    const list = await sql.query<{ day: string; trips: number; onlineMs: string }>(
+      `select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(s.trips, 0) as trips, coalesce(s.online_ms, 0) as "onlineMs"
+         from generate_series((now() at time zone 'utc')::date - ($2::integer - 1), (now() at time zone 'utc')::date, interval '1 day') as d(day)
+         left join lift_daily_stats s on s.lift_id = $1 and s.day = d.day::date order by d.day`,
+      [lift.id, request.query.days],
+    );
+    return ok({ list: list.map((r) => ({ ...r, onlineMs: Number(r.onlineMs) })) });
+  });
+
+  app.get(`${base}/samples`, { config: { access: 'lift.get' }, schema: { querystring: hoursQuerySchema } }, async (request) => {
+    const lift = await ownedLift(sql, request.auth!, request.query.liftId);
+    const list = await sql.query<{ ts: Date; voltage: number; loadValue: number }>(
+      `select ts, voltage, load_value as "loadValue" from lift_samples where lift_id = $1 and ts > now() - make_interval(hours => $2) order by ts`,
+      [lift.id, request.query.hours],
+    );
+    return ok({ list: list.map((r) => ({ ...r, ts: new Date(r.ts).toISOString() })) });
+  });
+
+  app.get(`${base}/ingest/stats`, { config: { access: 'manufacture.query' } }, async () => ok(app.ingest.stats()));
+
+  /** The page behind the QR code on a lift: what it is and whom to call; no live data. */
+  app.get('/auth/public/qrcode', { config: { access: 'public' }, schema: { querystring: z.strictObject({ deviceNo: deviceNoSchema }) } }, async (request) => {
+    const [row] = await sql.query<{ id: string; kind: string; device_no: string; floors: number; contact: string | null }>(
+      `select id, kind, device_no, floors, location->>'contact' as contact from lifts where device_no = $1`,
+      [request.query.deviceNo],
+    );
+    if (!row) throw new AppError('lift.notFound');
+    return ok({ liftId: row.id, deviceNo: row.device_no, kind: row.kind, floors: row.floors, serviceContact: row.contact || app.config.site.serviceContact, maker: app.config.site.maker });
+  });
+};
+
+export default liftRoutes;

@@ -1,0 +1,52 @@
+import { EventEmitter } from 'node:events';
+import type { MqttClient } from 'mqtt';
+import type { CommandState, LiftStatus, RefusalReason } from '@liftlink/protocol';
+
+/** What browsers are told about a lift; also what command waiters listen for. */
+export type LiveMessage =
+  | { type: 'status'; liftId: string; seq: number; ts: string; status: LiftStatus }
+  | { type: 'event'; liftId: string; id: number; seq: number; ts: string; code: string; floor: number | null; fault: boolean }
+  | { type: 'presence'; liftId: string; online: boolean; ts: string }
+  | { type: 'command'; liftId: string; commandId: string; name: string; state: CommandState; reason: RefusalReason | null }
+  | { type: 'config'; liftId: string; version: number };
+
+/** Internal topic; lifts may not touch it (their ACL allows only `lifts/{own}/...`). */
+export const LIVE_TOPIC_ROOT = 'liftlink-live';
+
+/**
+ * Live updates travel through the broker itself, so every server instance receives every
+ * change, whichever instance stored it: a browser on instance 1 sees a command sent
+ * through instance 2, and a command waiter hears its lift's answer wherever it was ingested.
+ */
+export class LiveBus {
+  private readonly local = new EventEmitter();
+
+  constructor(private readonly mqtt: MqttClient) {
+    this.local.setMaxListeners(0);
+  }
+
+  async start(): Promise<void> {
+    this.mqtt.on('message', (topic, payload) => {
+      if (!topic.startsWith(`${LIVE_TOPIC_ROOT}/`)) return;
+      let batch: LiveMessage[];
+      try {
+        batch = JSON.parse(payload.toString('utf8')) as LiveMessage[];
+      } catch {
+        return;
+      }
+      for (const msg of batch) this.local.emit('message', msg);
+    });
+    await this.mqtt.subscribeAsync(`${LIVE_TOPIC_ROOT}/#`, { qos: 1 });
+  }
+
+  /** Publishes after the data is stored; one MQTT message per batch keeps the broker's load low. */
+  async publish(messages: LiveMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.mqtt.publishAsync(`${LIVE_TOPIC_ROOT}/all`, JSON.stringify(messages), { qos: 1 });
+  }
+
+  on(listener: (msg: LiveMessage) => void): () => void {
+    this.local.on('message', listener);
+    return () => this.local.off('message', listener);
+  }
+}

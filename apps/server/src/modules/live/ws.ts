@@ -1,0 +1,148 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import { TOKEN_COOKIE } from '@liftlink/protocol';
+import { sha256 } from '../../lib/crypto.ts';
+import { can } from '../../types.ts';
+import { liftScope } from '../lifts/scope.ts';
+import type { LiveMessage } from './bus.ts';
+import type { AuthContext } from '../../types.ts';
+
+/** Messages a browser may send; anything else is answered with an error and changes nothing. */
+const clientMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('auth'), token: z.string().min(1).max(200) }),
+  z.strictObject({
+    type: z.literal('subscribe'),
+    liftIds: z.array(z.uuid()).min(1).max(500),
+    /** Per lift, the id of the last run-log entry the client holds: newer ones are replayed. */
+    since: z.record(z.uuid(), z.number().int().min(0)).optional(),
+  }),
+  z.strictObject({ type: z.literal('unsubscribe'), liftIds: z.array(z.uuid()).min(1).max(500) }),
+  /** Presence, mode, floor and fault changes of every lift the user may see (the fleet list). */
+  z.strictObject({ type: z.literal('subscribeFleet') }),
+  z.strictObject({ type: z.literal('ping') }),
+]);
+
+const HEARTBEAT_MS = 15_000;
+const REPLAY_LIMIT = 500;
+
+/**
+ * `GET /ws/live`: live lift updates. The session comes from the HttpOnly cookie sent with
+ * the upgrade, or from a first `{type:'auth', token}` message. Each lift id is checked
+ * against the caller's organization before anything about it is sent. No state here that
+ * another instance would need: a reconnecting client resubscribes with `since` and gets
+ * what it missed from the database.
+ */
+const liveSocket: FastifyPluginAsyncZod = async (app) => {
+  const { sql } = app.database;
+
+  async function authFromToken(token: string | undefined): Promise<AuthContext | null> {
+    if (!token) return null;
+    const [row] = await sql.query<{ session_id: string; user_id: string; username: string; status: string; org_id: string | null; org_kind: 'manufacturer' | 'operator' | null; role_type: string; permissions: AuthContext['permissions'] }>(
+      `select s.id as session_id, u.id as user_id, u.username, u.status, u.org_id, o.kind as org_kind, r.role_type, r.permissions
+         from sessions s join users u on u.id = s.user_id join roles r on r.id = u.role_id left join organizations o on o.id = u.org_id
+        where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
+      [sha256(token)],
+    );
+    if (!row || row.status !== 'active') return null;
+    return { sessionId: row.session_id, userId: row.user_id, username: row.username, orgId: row.org_id, orgKind: row.org_kind, roleType: row.role_type, permissions: row.permissions, viaCookie: false };
+  }
+
+  async function visible(auth: AuthContext, liftIds: string[]): Promise<Set<string>> {
+    const scope = liftScope(auth, 2);
+    const rows = await sql.query<{ id: string }>(`select id from lifts l where l.id = any($1::uuid[]) and ${scope.where}`, scope.param ? [liftIds, scope.param] : [liftIds]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  app.get('/ws/live', { websocket: true, config: { access: 'public' } }, (socket: WebSocket, request) => {
+    let auth: AuthContext | null = null;
+    const lifts = new Set<string>();
+    let fleet: Set<string> | null = null;
+    let alive = true;
+    const send = (msg: unknown) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(msg));
+
+    const stop = app.live.on((msg: LiveMessage) => {
+      if (!auth) return;
+      if (lifts.has(msg.liftId)) send(msg);
+      else if (fleet?.has(msg.liftId) && (msg.type === 'presence' || msg.type === 'status')) {
+        send(msg.type === 'status' ? { type: 'fleetStatus', liftId: msg.liftId, mode: msg.status.mode, floor: msg.status.floor, activeFault: msg.status.faults[0] ?? null } : msg);
+      }
+    });
+    const heartbeat = setInterval(() => {
+      if (!alive) return socket.terminate();
+      alive = false;
+      socket.ping();
+    }, HEARTBEAT_MS);
+    socket.on('pong', () => (alive = true));
+    socket.on('close', () => {
+      stop();
+      clearInterval(heartbeat);
+    });
+
+    const ready = authFromToken(request.cookies[TOKEN_COOKIE]).then((a) => {
+      auth = a;
+      if (auth) send({ type: 'ready' });
+    });
+
+    socket.on('message', (raw: Buffer) => {
+      void ready.then(async () => {
+        let data: unknown;
+        try {
+          data = JSON.parse(raw.toString('utf8'));
+        } catch {
+          return send({ type: 'error', code: 'request.malformed' });
+        }
+        const parsed = clientMessageSchema.safeParse(data);
+        if (!parsed.success) return send({ type: 'error', code: 'validation.failed' });
+        const msg = parsed.data;
+        if (msg.type === 'ping') return send({ type: 'pong' });
+        if (msg.type === 'auth') {
+          auth = await authFromToken(msg.token);
+          if (!auth) {
+            send({ type: 'error', code: 'auth.unauthorized' });
+            return socket.close(4401, 'unauthorized');
+          }
+          return send({ type: 'ready' });
+        }
+        if (!auth) return send({ type: 'error', code: 'auth.unauthorized' });
+        if (!can(auth, 'lift', 'get') && msg.type !== 'subscribeFleet') return send({ type: 'error', code: 'forbidden' });
+        if (msg.type === 'unsubscribe') {
+          msg.liftIds.forEach((id) => lifts.delete(id));
+          return send({ type: 'unsubscribed', liftIds: msg.liftIds });
+        }
+        if (msg.type === 'subscribeFleet') {
+          if (!can(auth, 'lift', 'query')) return send({ type: 'error', code: 'forbidden' });
+          const scope = liftScope(auth, 1);
+          const rows = await sql.query<{ id: string }>(`select id from lifts l where ${scope.where}`, scope.param ? [scope.param] : []);
+          fleet = new Set(rows.map((r) => r.id));
+          return send({ type: 'fleetSubscribed', count: fleet.size });
+        }
+        const allowed = await visible(auth, msg.liftIds);
+        allowed.forEach((id) => lifts.add(id));
+        send({ type: 'subscribed', liftIds: [...allowed], denied: msg.liftIds.filter((id) => !allowed.has(id)) });
+        // Catch the client up: the current state, then the run-log entries it has not seen.
+        for (const liftId of allowed) {
+          const [lift] = await sql.query<{ online: boolean; status: LiveMessage & object; status_seq: string; status_at: Date | null; last_seen_at: Date | null }>(
+            `select online, status, status_seq, status_at, last_seen_at from lifts where id = $1`,
+            [liftId],
+          );
+          send({ type: 'presence', liftId, online: lift!.online, ts: new Date(lift!.last_seen_at ?? 0).toISOString() });
+          if (lift!.status) send({ type: 'status', liftId, seq: Number(lift!.status_seq), ts: new Date(lift!.status_at!).toISOString(), status: lift!.status });
+          const since = msg.since?.[liftId];
+          if (since !== undefined) {
+            const events = await sql.query<{ id: string; seq: string; ts: Date; code: string; floor: number | null; fault: boolean }>(
+              `select id, seq, ts, code, floor, fault from lift_events where lift_id = $1 and id > $2 order by id limit $3`,
+              [liftId, since, REPLAY_LIMIT],
+            );
+            for (const e of events) send({ type: 'event', liftId, id: Number(e.id), seq: Number(e.seq), ts: new Date(e.ts).toISOString(), code: e.code, floor: e.floor, fault: e.fault });
+          }
+        }
+      }).catch((err: unknown) => {
+        request.log.warn({ err }, 'live socket message failed');
+        send({ type: 'error', code: 'internal' });
+      });
+    });
+  });
+};
+
+export default liveSocket;
