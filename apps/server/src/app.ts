@@ -23,6 +23,7 @@ import ingestPlugin from './modules/ingest/plugin.ts';
 import liftRoutes from './modules/lifts/routes.ts';
 import liveSocket from './modules/live/ws.ts';
 import demoFleet from './modules/lifts/demo-fleet.ts';
+import deviceCredentials from './modules/lifts/credentials.ts';
 import './types.ts';
 
 export interface BuildOptions {
@@ -80,6 +81,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(authPlugin);
   await app.register(mqttPlugin);
   await app.register(ingestPlugin);
+  await app.register(deviceCredentials);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

@@ -1,0 +1,56 @@
+import fp from 'fastify-plugin';
+import { newToken, sha256 } from '../../lib/crypto.ts';
+import { AppError } from '../../lib/errors.ts';
+
+/**
+ * An external broker's account store (Mosquitto's dynamic-security plugin, EMQX's API).
+ * The embedded broker needs none: it reads the lift table on every connect.
+ */
+export interface BrokerAdmin {
+  setDeviceCredential(deviceNo: string, secret: string): Promise<void>;
+  /** Removes the account and disconnects any client using it. */
+  removeDevice(deviceNo: string): Promise<void>;
+}
+
+export interface DeviceCredentials {
+  /** A new secret for the lift (stored hashed, returned once); the old one stops working at once. */
+  issue(liftId: string): Promise<{ deviceNo: string; secret: string }>;
+  /** Revokes the lift's secret and disconnects a lift still using it. */
+  revoke(liftId: string): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    brokerAdmin: BrokerAdmin | null;
+    deviceCredentials: DeviceCredentials;
+  }
+}
+
+export default fp(async (app) => {
+  const { sql } = app.database;
+  if (!app.hasDecorator('brokerAdmin')) app.decorate('brokerAdmin', null);
+
+  async function deviceNoOf(liftId: string): Promise<string> {
+    const [row] = await sql.query<{ device_no: string | null }>('select device_no from lifts where id = $1', [liftId]);
+    if (!row) throw new AppError('lift.notFound');
+    if (!row.device_no) throw new AppError('lift.noDeviceNo');
+    return row.device_no;
+  }
+
+  app.decorate('deviceCredentials', {
+    issue: async (liftId) => {
+      const deviceNo = await deviceNoOf(liftId);
+      const secret = newToken();
+      await sql.query('update lifts set iot_secret_hash = $2, iot_issued_at = now() where id = $1', [liftId, sha256(secret)]);
+      if (app.brokerAdmin) await app.brokerAdmin.setDeviceCredential(deviceNo, secret);
+      app.kickDevice(deviceNo);
+      return { deviceNo, secret };
+    },
+    revoke: async (liftId) => {
+      const deviceNo = await deviceNoOf(liftId);
+      await sql.query('update lifts set iot_secret_hash = null, iot_issued_at = null where id = $1', [liftId]);
+      if (app.brokerAdmin) await app.brokerAdmin.removeDevice(deviceNo);
+      app.kickDevice(deviceNo);
+    },
+  } satisfies DeviceCredentials);
+});
