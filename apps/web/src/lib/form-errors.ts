@@ -30,3 +30,9 @@ export function errorMessage(error: unknown): string | null {
   }
   return translateError('unknown');
 }
+
+/** Shows the text of a failed call, unless the HTTP client already told the user. */
+export function showError(message: { error: (text: string) => unknown }, error: unknown): void {
+  const text = errorMessage(error);
+  if (text) void message.error(text);
+}

@@ -10,7 +10,10 @@ import { translateIssue } from './i18n/i18n.ts';
 export function zodRule(schema: z.ZodType): Rule {
   return {
     validator: async (_rule, value: unknown) => {
-      const result = await schema.safeParseAsync(value === null ? undefined : value);
+      const given = value === null ? undefined : value;
+      // An emptied optional field is "not given", not an invalid value.
+      if (given === '' && (await schema.safeParseAsync(undefined)).success) return;
+      const result = await schema.safeParseAsync(given);
       if (result.success) return;
       const first = result.error.issues[0];
       throw new Error(translateIssue(first?.message ?? 'validation.invalid'));

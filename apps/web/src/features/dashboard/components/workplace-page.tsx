@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Access } from '../../../lib/access.tsx';
 import { greetingText } from '../../../lib/greeting.ts';
+import { roleLabel } from '../../../lib/labels.ts';
 import { useSession } from '../../../lib/session.ts';
 
 /** The workplace: greeting by time of day, the user's name and role, shortcuts by permission. */
@@ -27,7 +28,7 @@ export default function WorkplacePage() {
               {t('workplace.greeting', { greeting: greetingText(), name })}
             </Typography.Title>
             <Typography.Text type="secondary">
-              {info.role.name}
+              {roleLabel(info.role.name)}
               {info.organization ? ` · ${info.organization.name}` : ''}
             </Typography.Text>
           </div>
@@ -71,7 +72,9 @@ export default function WorkplacePage() {
           <Card title={t('workplace.account')}>
             <Descriptions column={1} size="small">
               <Descriptions.Item label={t('account.username')}>{info.username}</Descriptions.Item>
-              <Descriptions.Item label={t('account.role')}>{info.role.name}</Descriptions.Item>
+              <Descriptions.Item label={t('account.role')}>
+                {roleLabel(info.role.name)}
+              </Descriptions.Item>
               <Descriptions.Item label={t('account.organization')}>
                 {info.organization?.name ?? t('common.none')}
               </Descriptions.Item>

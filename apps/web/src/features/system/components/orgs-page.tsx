@@ -1,5 +1,140 @@
-import { ComingSoon } from '../../../components/coming-soon.tsx';
+import { useState } from 'react';
+import { Button, Card, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { ORG_KINDS, orgCreateSchema, type OrgView } from '@liftlink/protocol';
+import { FormModal } from '../../../components/form-modal.tsx';
+import { PageContainer } from '../../../components/page-container.tsx';
+import { Access, useAccess } from '../../../lib/access.tsx';
+import { zodRule } from '../../../lib/zod-rule.ts';
+import { systemApi, useOrgs, useSystemMutation } from '../api/system-api.ts';
+import { DeleteButton } from './delete-button.tsx';
+import { OrgLiftsDrawer } from './org-lifts-drawer.tsx';
 
-export default function Page() {
-  return <ComingSoon titleKey="menu.account" />;
+interface Values {
+  name: string;
+  kind: OrgView['kind'];
+}
+
+function OrgModal({
+  open,
+  org,
+  onClose,
+}: {
+  open: boolean;
+  org: OrgView | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<Values>();
+  const save = useSystemMutation((values: Values) =>
+    org
+      ? systemApi.orgAction('update', { id: org.id, name: values.name })
+      : systemApi.orgAction('create', values),
+  );
+  return (
+    <FormModal
+      open={open}
+      title={org ? t('system.org.edit') : t('system.org.create')}
+      form={form}
+      initialValues={org ? { name: org.name, kind: org.kind } : { kind: 'operator' }}
+      save={(values) => save.mutateAsync(values)}
+      onClose={onClose}
+    >
+      <Form.Item
+        name="name"
+        label={t('system.org.name')}
+        rules={[zodRule(orgCreateSchema.shape.name)]}
+      >
+        <Input />
+      </Form.Item>
+      <Form.Item
+        name="kind"
+        label={t('system.org.kind')}
+        rules={[zodRule(orgCreateSchema.shape.kind)]}
+      >
+        <Select
+          disabled={org !== null}
+          options={ORG_KINDS.map((kind) => ({
+            value: kind,
+            label: t(`system.org.kind.${kind}`),
+          }))}
+        />
+      </Form.Item>
+    </FormModal>
+  );
+}
+
+/** Organizations (manufacturers and operators) and the lifts each operator holds. */
+export default function OrgsPage() {
+  const { t } = useTranslation();
+  const can = useAccess();
+  const orgs = useOrgs();
+  const [editing, setEditing] = useState<{ org: OrgView | null } | null>(null);
+  const [liftsOf, setLiftsOf] = useState<OrgView | null>(null);
+  const remove = useSystemMutation((id: string) => systemApi.orgAction('delete', { id }));
+
+  return (
+    <PageContainer
+      title={t('menu.system.orgs')}
+      extra={
+        <Access check="org.add">
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ org: null })}>
+            {t('system.org.create')}
+          </Button>
+        </Access>
+      }
+    >
+      <Card>
+        <Table<OrgView>
+          rowKey="id"
+          loading={orgs.isFetching}
+          dataSource={orgs.data?.list ?? []}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            { key: 'name', title: t('system.org.name'), dataIndex: 'name' },
+            {
+              key: 'kind',
+              title: t('system.org.kind'),
+              render: (_v, org) => (
+                <Tag color={org.kind === 'operator' ? 'blue' : 'purple'}>
+                  {t(`system.org.kind.${org.kind}`)}
+                </Tag>
+              ),
+            },
+            { key: 'users', title: t('system.org.users'), dataIndex: 'userCount' },
+            { key: 'lifts', title: t('system.org.lifts'), dataIndex: 'liftCount' },
+            {
+              key: 'actions',
+              title: t('common.actions'),
+              render: (_v, org) => (
+                <Space size={4} wrap>
+                  {org.kind === 'operator' ? (
+                    <Button size="small" type="link" onClick={() => setLiftsOf(org)}>
+                      {t('system.org.manageLifts')}
+                    </Button>
+                  ) : null}
+                  {can('org.edit') ? (
+                    <Button size="small" type="link" onClick={() => setEditing({ org })}>
+                      {t('common.edit')}
+                    </Button>
+                  ) : null}
+                  {can('org.delete') ? (
+                    <DeleteButton onDelete={() => remove.mutateAsync(org.id)} />
+                  ) : null}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <OrgModal
+        open={editing !== null}
+        org={editing?.org ?? null}
+        onClose={() => setEditing(null)}
+      />
+      <OrgLiftsDrawer org={liftsOf} onClose={() => setLiftsOf(null)} />
+    </PageContainer>
+  );
 }

@@ -1,0 +1,97 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LiftListItem, OrgView, RoleView, UserView } from '@liftlink/protocol';
+import { http } from '../../../lib/http.ts';
+
+const base = '/auth/access/system';
+
+export interface UserListQuery {
+  page: number;
+  pageSize: number;
+  keyword?: string;
+}
+
+export const systemApi = {
+  users: (query: UserListQuery, signal?: AbortSignal) =>
+    http.get<{ list: UserView[]; total: number }>(`${base}/users`, { ...query }, { signal }),
+  userAction: (
+    action: 'create' | 'update' | 'freeze' | 'thaw' | 'reset-password' | 'end-sessions',
+    body: object,
+  ) => http.post<unknown>(`${base}/users/${action}`, body),
+  roles: (signal?: AbortSignal) =>
+    http.get<{ list: RoleView[] }>(`${base}/roles`, undefined, { signal }),
+  roleAction: (action: 'create' | 'update' | 'delete', body: object) =>
+    http.post<unknown>(`${base}/roles/${action}`, body),
+  orgs: (signal?: AbortSignal) =>
+    http.get<{ list: OrgView[] }>(`${base}/orgs`, undefined, { signal }),
+  orgAction: (action: 'create' | 'update' | 'delete' | 'assign-lifts', body: object) =>
+    http.post<unknown>(`${base}/orgs/${action}`, body),
+  orgLifts: (orgId: string, signal?: AbortSignal) =>
+    http.get<{ list: Pick<LiftListItem, 'id' | 'deviceNo' | 'alias' | 'kind'>[] }>(
+      `${base}/orgs/lifts`,
+      { orgId },
+      { signal },
+    ),
+  searchLifts: (keyword: string, signal?: AbortSignal) =>
+    http.get<{ list: LiftListItem[]; total: number }>(
+      '/auth/access/lift/get',
+      { keyword, pageSize: 50 },
+      { signal },
+    ),
+};
+
+export const systemKeys = {
+  users: ['system', 'users'] as const,
+  roles: ['system', 'roles'] as const,
+  orgs: ['system', 'orgs'] as const,
+  orgLifts: (orgId: string) => ['system', 'orgs', orgId, 'lifts'] as const,
+};
+
+export function useUsers(query: UserListQuery) {
+  return useQuery({
+    queryKey: [...systemKeys.users, query],
+    queryFn: ({ signal }) => systemApi.users(query, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useRoles(enabled = true) {
+  return useQuery({
+    queryKey: systemKeys.roles,
+    queryFn: ({ signal }) => systemApi.roles(signal),
+    enabled,
+  });
+}
+
+export function useOrgs(enabled = true) {
+  return useQuery({
+    queryKey: systemKeys.orgs,
+    queryFn: ({ signal }) => systemApi.orgs(signal),
+    enabled,
+  });
+}
+
+export function useOrgLifts(orgId: string | null) {
+  return useQuery({
+    queryKey: systemKeys.orgLifts(orgId ?? ''),
+    queryFn: ({ signal }) => systemApi.orgLifts(orgId ?? '', signal),
+    enabled: orgId !== null,
+  });
+}
+
+export function useLiftSearch(keyword: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['system', 'lift-search', keyword],
+    queryFn: ({ signal }) => systemApi.searchLifts(keyword, signal),
+    enabled,
+    retry: false,
+  });
+}
+
+/** A change to users, roles or organizations refreshes every administration list. */
+export function useSystemMutation<TBody>(call: (body: TBody) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['system'] }),
+  });
+}

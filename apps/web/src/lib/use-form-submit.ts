@@ -1,0 +1,27 @@
+import { App, type FormInstance } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { applyServerIssues, showError } from './form-errors.ts';
+
+/**
+ * Validate, save, say "Saved" and close; a validation answer lands on its fields, any
+ * other failure in a message. For the create / edit dialogs.
+ */
+export function useFormSubmit<V>(
+  form: FormInstance<V>,
+  save: (values: V) => Promise<unknown>,
+  onSaved?: () => void,
+): () => Promise<void> {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  return async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    try {
+      await save(values);
+      void message.success(t('common.saved'));
+      onSaved?.();
+    } catch (error) {
+      if (!applyServerIssues(form, error)) showError(message, error);
+    }
+  };
+}

@@ -1,0 +1,143 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const ADMIN = { username: 'admin', password: 'E2e-Admin-Pass-2026!' };
+
+export function serverUrl(): string {
+  const url = process.env.LIFTLINK_E2E_URL;
+  if (!url) throw new Error('LIFTLINK_E2E_URL is not set: run through playwright.config.ts (global setup)');
+  return url;
+}
+
+let addressCounter = 0;
+/** A client address of its own per test (the server trusts X-Forwarded-For in e2e). */
+function nextAddress(): string {
+  addressCounter += 1;
+  const n = (process.pid % 200) * 10_000 + addressCounter;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/** Every test gets the server's URL and its own client address. */
+export const test = base.extend({
+  // Playwright's fixture signature needs the (empty) destructuring.
+  // eslint-disable-next-line no-empty-pattern
+  baseURL: async ({}, use) => use(serverUrl()),
+  // eslint-disable-next-line no-empty-pattern
+  extraHTTPHeaders: async ({}, use) => use({ 'X-Forwarded-For': nextAddress() }),
+});
+export { expect };
+
+/** A small API client for set-up steps (creating users) as some user. */
+export class Api {
+  private cookies = new Map<string, string>();
+  private token: string | null = null;
+  private readonly address = nextAddress();
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async call<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown): Promise<{ status: number; code: string; result: T }> {
+    if (!this.cookies.has('XSRF-TOKEN')) await this.raw('GET', '/auth/Hi');
+    return this.raw<T>(method, apiPath, body);
+  }
+
+  private async raw<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown) {
+    const headers: Record<string, string> = { 'x-forwarded-for': this.address, cookie: this.cookieHeader() };
+    const csrf = this.cookies.get('XSRF-TOKEN');
+    if (csrf) headers['x-xsrf-token'] = csrf;
+    if (this.token) headers['access-token'] = this.token;
+    if (method === 'POST') headers['content-type'] = 'application/json';
+    const res = await fetch(serverUrl() + apiPath, { method, headers, body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined });
+    for (const cookie of res.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const [name, ...value] = pair!.split('=');
+      this.cookies.set(name!.trim(), value.join('='));
+    }
+    const json = (await res.json()) as { code: string; result: T };
+    return { status: res.status, code: json.code, result: json.result };
+  }
+
+  static async login(username: string, password: string): Promise<Api> {
+    const api = new Api();
+    const res = await api.call<{ token: string }>('POST', '/auth/access/login', { username, password });
+    if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${res.code}`);
+    api.token = res.result.token;
+    return api;
+  }
+}
+
+let adminApi: Promise<Api> | null = null;
+export function asAdmin(): Promise<Api> {
+  adminApi ??= Api.login(ADMIN.username, ADMIN.password);
+  return adminApi;
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Creates an active user with a built-in role through the admin API. */
+export async function createUser(roleName: 'viewer' | 'operator' | 'administrator' | 'manufacturerEngineer', extra: Record<string, unknown> = {}) {
+  const api = await asAdmin();
+  const roles = await api.call<{ list: { id: string; name: string }[] }>('GET', '/auth/access/system/roles');
+  const role = roles.result.list.find((r) => r.name === roleName);
+  if (!role) throw new Error(`no role ${roleName}: ${roles.result.list.map((r) => r.name).join(', ')}`);
+  const username = uniqueName(roleName.slice(0, 4));
+  const password = 'Tr1cky-Passw0rd-e2e';
+  const res = await api.call<{ id: string }>('POST', '/auth/access/system/users/create', { username, name: `E2E ${roleName}`, password, roleId: role.id, ...extra });
+  if (res.status !== 200) throw new Error(`create user: ${res.status} ${res.code} ${JSON.stringify(res.result)}`);
+  return { username, password, id: res.result.id };
+}
+
+function outbox(): string {
+  return path.join(process.env.LIFTLINK_E2E_DATA_DIR ?? '', 'outbox');
+}
+
+/** The newest mail to `to` (an .eml file in DATA_DIR/outbox), quoted-printable decoded. */
+export async function waitForMail(to: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(outbox())) {
+      const files = readdirSync(outbox()).filter((f) => f.endsWith('.eml')).sort().reverse();
+      for (const file of files) {
+        const text = readFileSync(path.join(outbox(), file), 'utf8');
+        if (text.toLowerCase().includes(`to: ${to.toLowerCase()}`)) return text.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      }
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+/** The last code texted to `mobile` (DATA_DIR/outbox/sms.log, one JSON object a line). */
+export async function waitForSmsCode(mobile: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const file = path.join(outbox(), 'sms.log');
+  while (Date.now() < deadline) {
+    if (existsSync(file)) {
+      const lines = readFileSync(file, 'utf8').trim().split('\n').reverse();
+      for (const line of lines) {
+        const entry = JSON.parse(line) as { to: string; text: string };
+        const code = entry.text.match(/\b(\d{6})\b/)?.[1];
+        if (entry.to === mobile && code) return code;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no text to ${mobile}`);
+}
+
+export function uniqueMobile(): string {
+  return `139${String(Date.now() % 100_000_000).padStart(8, '0')}`.slice(0, 11) + String(Math.floor(Math.random() * 10));
+}
+
+/** Signs in through the login form (account tab). */
+export async function signIn(page: Page, username: string, password: string, target = '/user/login'): Promise<void> {
+  await page.goto(target);
+  await page.getByTestId('login-form').waitFor();
+  await page.locator('#username').fill(username);
+  await page.locator('#password').fill(password);
+  await page.getByTestId('login-submit').click();
+}
