@@ -12,6 +12,7 @@ import dbPlugin from './plugins/db.ts';
 import messagingPlugin, { type Mailer, type SmsSender } from './plugins/messaging.ts';
 import authPlugin from './plugins/auth.ts';
 import mqttPlugin from './plugins/mqtt.ts';
+import brokerAdmin from './modules/broker/plugin.ts';
 import webPlugin from './plugins/web.ts';
 import authRoutes from './modules/auth/routes.ts';
 import accountRoutes from './modules/account/routes.ts';
@@ -24,6 +25,9 @@ import liftRoutes from './modules/lifts/routes.ts';
 import liveSocket from './modules/live/ws.ts';
 import demoFleet from './modules/lifts/demo-fleet.ts';
 import deviceCredentials from './modules/lifts/credentials.ts';
+import alertRoutes from './modules/alerts/routes.ts';
+import oplogRoutes from './modules/oplog/routes.ts';
+import dashboardRoutes from './modules/dashboard/routes.ts';
 import './types.ts';
 
 export interface BuildOptions {
@@ -80,6 +84,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(messagingPlugin);
   await app.register(authPlugin);
   await app.register(mqttPlugin);
+  await app.register(brokerAdmin); // Mosquitto dynamic security, only with MQTT_URL and MQTT_DYNSEC=true
   await app.register(ingestPlugin);
   await app.register(deviceCredentials);
 
@@ -91,6 +96,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(systemOrgs);
   await app.register(liftRoutes);
   await app.register(liveSocket);
+  await app.register(alertRoutes);
+  await app.register(oplogRoutes);
+  await app.register(dashboardRoutes);
   await app.register(demoFleet);
   await app.register(webPlugin);
   return app;

@@ -23,6 +23,8 @@ const envSchema = z.object({
   MQTT_PORT: port.default(1883),
   MQTT_USERNAME: z.string().optional(),
   MQTT_PASSWORD: z.string().optional(),
+  /** With MQTT_URL: drive Mosquitto's dynamic-security plugin for per-lift accounts and ACLs. */
+  MQTT_DYNSEC: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   SIMULATOR: z.coerce.number().int().min(0).max(10_000).optional(),
   LIFTLINK_ADMIN_USER: z.string().trim().min(1).max(64).regex(/^[\p{L}\p{N}._@-]+$/u, 'letters, digits, . _ @ - only').default('admin'),
   LIFTLINK_ADMIN_PASSWORD: z.string().min(8, 'at least 8 characters').max(128).optional(),
@@ -52,6 +54,7 @@ export interface Config {
   mqttPort: number;
   mqttUsername: string | undefined;
   mqttPassword: string | undefined;
+  mqttDynsec: boolean;
   simulator: number;
   adminUser: string;
   adminPassword: string | undefined;
@@ -88,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_PORT,
     mqttUsername: e.MQTT_USERNAME,
     mqttPassword: e.MQTT_PASSWORD,
+    mqttDynsec: e.MQTT_DYNSEC && !!e.MQTT_URL,
     simulator: e.SIMULATOR ?? (e.MQTT_URL ? 0 : 8),
     adminUser: e.LIFTLINK_ADMIN_USER,
     adminPassword: e.LIFTLINK_ADMIN_PASSWORD,

@@ -32,7 +32,13 @@ export async function startMqttIngest(opts: {
       ...(opts.username ? { username: opts.username, password: opts.password ?? '' } : {}),
     };
     const client = mqtt.connect(opts.url, options);
-    const held = new Map<number, Promise<void>>();
+    const held = new Map<number, { stored: Promise<void>; connection: number }>();
+    // A PUBACK belongs to the connection that received the message. Once that connection is
+    // gone the broker redelivers the message (persistent session), so a late PUBACK is dropped
+    // rather than queued by MQTT.js for the next connection, where its message id may name a
+    // newer message that is not stored yet.
+    let connection = 0;
+    client.on('close', () => connection++);
     const internal = client as unknown as { _sendPacket: SendPacket };
     const send = internal._sendPacket.bind(client);
     internal._sendPacket = (packet, cb, ...rest) => {
@@ -40,14 +46,16 @@ export async function startMqttIngest(opts: {
       if (!gate) return send(packet, cb, ...rest);
       held.delete(packet.messageId!);
       cb?.();
-      gate.then(
-        () => send(packet, () => {}),
+      gate.stored.then(
+        () => {
+          if (gate.connection === connection && client.connected) send(packet, () => {});
+        },
         (err: unknown) => opts.log('ingest: message not stored; the broker will deliver it again', err),
       );
     };
     client.handleMessage = (packet, callback) => {
       if (packet.cmd === 'publish' && packet.qos > 0 && packet.messageId !== undefined) {
-        held.set(packet.messageId, opts.handle(packet.topic, packet.payload as Buffer));
+        held.set(packet.messageId, { stored: opts.handle(packet.topic, packet.payload as Buffer), connection });
       } else if (packet.cmd === 'publish') {
         void opts.handle(packet.topic, packet.payload as Buffer).catch((err: unknown) => opts.log('ingest: qos 0 message not stored', err));
       }

@@ -10,6 +10,7 @@ import {
 } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 import type { LiveMessage } from '../live/bus.ts';
+import { clearAlerts, raiseAlert } from '../alerts/repository.ts';
 
 export type UplinkMessage =
   | { kind: 'status'; liftId: string; message: StatusMessage }
@@ -85,6 +86,7 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
   if (speaking.length) {
     const revived = await tx.query<{ id: string }>(`update lifts set online = true, online_since = now() where id = any($1::uuid[]) and not online returning id`, [speaking]);
     for (const r of revived) live.push({ type: 'presence', liftId: r.id, online: true, ts: new Date().toISOString() });
+    await clearAlerts(tx, revived.map((r) => r.id), 'offline');
   }
 
   // Run log: one multi-row insert; conflicts are messages already stored.
@@ -130,20 +132,33 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
     }
   }
 
+  for (const e of live.filter((m): m is Extract<LiveMessage, { type: 'event' }> => m.type === 'event' && m.fault)) {
+    const alert = await raiseAlert(tx, e.liftId, 'fault', e.code);
+    if (alert) live.push(alert);
+  }
+
   // Status: the newest snapshot per lift wins, and only if newer than what is stored.
   const latest = new Map<string, StatusMessage>();
   for (const m of batch) if (m.kind === 'status' && (latest.get(m.liftId)?.seq ?? 0) < m.message.seq) latest.set(m.liftId, m.message);
   if (latest.size) {
     const ids = [...latest.keys()];
     const msgs = [...latest.values()];
-    const updated = await tx.query<{ id: string }>(
-      `update lifts l set status = v.status, status_seq = v.seq, status_at = v.ts, mode = v.status->>'mode',
-              floor = (v.status->>'floor')::integer, active_fault = v.status->'faults'->>0
-         from unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::jsonb[]) as v(id, seq, ts, status)
-        where l.id = v.id and l.status_seq < v.seq returning l.id`,
+    const updated = await tx.query<{ id: string; was_help: boolean; help: boolean }>(
+      `with v as (select * from unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::jsonb[]) as v(id, seq, ts, status)),
+            prev as (select l.id, l.help_signal from lifts l join v on v.id = l.id for update of l)
+       update lifts l set status = v.status, status_seq = v.seq, status_at = v.ts, mode = v.status->>'mode',
+              floor = (v.status->>'floor')::integer, active_fault = v.status->'faults'->>0,
+              help_signal = (v.status->'platform'->>'helpSignal')::boolean, voltage = (v.status->'platform'->>'voltage')::real
+         from v, prev where l.id = v.id and prev.id = l.id and l.status_seq < v.seq
+       returning l.id, prev.help_signal as was_help, l.help_signal as help`,
       [ids, msgs.map((m) => m.seq), msgs.map((m) => m.ts), msgs.map((m) => JSON.stringify(m.status))],
     );
     const fresh = new Set(updated.map((u) => u.id));
+    for (const u of updated.filter((u) => u.help && !u.was_help)) {
+      const alert = await raiseAlert(tx, u.id, 'help', null);
+      if (alert) live.push(alert);
+    }
+    await clearAlerts(tx, updated.filter((u) => !u.help && u.was_help).map((u) => u.id), 'help');
     const sampled = ids.filter((id) => fresh.has(id));
     if (sampled.length) {
       await tx.query(
@@ -173,7 +188,10 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
           where id = $1 and presence_session <= $2 and not (online and presence_session = $2) returning id`,
         [p.liftId, p.message.session, p.message.ts, p.message.firmware ?? null],
       );
-      if (rows.length) live.push({ type: 'presence', liftId: p.liftId, online: true, ts: p.message.ts });
+      if (rows.length) {
+        live.push({ type: 'presence', liftId: p.liftId, online: true, ts: p.message.ts });
+        await clearAlerts(tx, [p.liftId], 'offline');
+      }
     } else {
       // A will carries the time its connection opened; the lift went offline when it arrived.
       const msg = await markOffline(tx, p.liftId, new Date(), p.message.session);

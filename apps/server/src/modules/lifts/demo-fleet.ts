@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { DEVICE_KINDS } from '@liftlink/protocol';
 import { newToken, sha256 } from '../../lib/crypto.ts';
 import type { SqlExecutor } from '../../db/client.ts';
+import type { BrokerAdmin } from './credentials.ts';
 
 const SIMULATOR_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../simulator/src/main.ts');
 
@@ -49,9 +50,14 @@ export async function ensureDemoFleet(sql: SqlExecutor, count: number): Promise<
   return lifts;
 }
 
-/** Starts the simulator as a child process speaking real MQTT to the broker. */
-export function spawnSimulator(lifts: DemoLift[], mqttUrl: string, log: (msg: string) => void): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet-stdin', '--mqtt', mqttUrl], { stdio: ['pipe', 'pipe', 'pipe'] });
+/** Registers the lifts' credentials with an external broker's account store (Mosquitto dynamic security). */
+export async function registerWithBroker(admin: BrokerAdmin | null, lifts: DemoLift[]): Promise<void> {
+  if (admin) await Promise.all(lifts.map((l) => admin.setDeviceCredential(l.deviceNo, l.secret)));
+}
+
+/** Starts the simulator as a child process speaking real MQTT to the broker; `args` are extra CLI options. */
+export function spawnSimulator(lifts: DemoLift[], mqttUrl: string, log: (msg: string) => void, args: string[] = []): { child: ChildProcess; ready: Promise<void> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet-stdin', '--mqtt', mqttUrl, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.end(JSON.stringify(lifts));
   createInterface({ input: child.stderr }).on('line', (line) => log(line));
   const ready = new Promise<void>((resolve, reject) => {
@@ -68,6 +74,7 @@ export default fp(async (app) => {
   const count = app.config.simulator;
   if (count <= 0) return;
   const lifts = await ensureDemoFleet(app.database.sql, count);
+  await registerWithBroker(app.brokerAdmin, lifts);
   let sim: ReturnType<typeof spawnSimulator> | null = null;
   app.addHook('onReady', async () => {
     const url = app.config.mqttUrl ?? `mqtt://127.0.0.1:${app.mqtt.options.port}`;

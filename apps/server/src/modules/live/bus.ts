@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { MqttClient } from 'mqtt';
 import type { CommandState, LiftStatus, RefusalReason } from '@liftlink/protocol';
+import type { AlertView } from '../alerts/repository.ts';
 
 /** What browsers are told about a lift; also what command waiters listen for. */
 export type LiveMessage =
@@ -8,7 +9,8 @@ export type LiveMessage =
   | { type: 'event'; liftId: string; id: number; seq: number; ts: string; code: string; floor: number | null; fault: boolean }
   | { type: 'presence'; liftId: string; online: boolean; ts: string }
   | { type: 'command'; liftId: string; commandId: string; name: string; state: CommandState; reason: RefusalReason | null }
-  | { type: 'config'; liftId: string; version: number };
+  | { type: 'config'; liftId: string; version: number }
+  | { type: 'alert'; liftId: string; alert: AlertView };
 
 /** Internal topic; lifts may not touch it (their ACL allows only `lifts/{own}/...`). */
 export const LIVE_TOPIC_ROOT = 'liftlink-live';

@@ -64,6 +64,7 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
     const stop = app.live.on((msg: LiveMessage) => {
       if (!auth) return;
       if (lifts.has(msg.liftId)) send(msg);
+      else if (fleet?.has(msg.liftId) && msg.type === 'alert') send(msg);
       else if (fleet?.has(msg.liftId) && (msg.type === 'presence' || msg.type === 'status')) {
         send(msg.type === 'status' ? { type: 'fleetStatus', liftId: msg.liftId, mode: msg.status.mode, floor: msg.status.floor, activeFault: msg.status.faults[0] ?? null } : msg);
       }

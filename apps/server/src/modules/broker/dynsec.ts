@@ -1,0 +1,138 @@
+import type { MqttClient } from 'mqtt';
+import { DOWNLINK_TOPICS, UPLINK_TOPICS, liftTopic } from '@liftlink/protocol';
+import { newToken } from '../../lib/crypto.ts';
+import { LIVE_TOPIC_ROOT } from '../live/bus.ts';
+
+/** Mosquitto's dynamic-security control topic (plugin API v1). */
+export const DYNSEC_TOPIC = '$CONTROL/dynamic-security/v1';
+export const SERVER_ROLE = 'liftlink-server';
+export const INGEST_SHARE_GROUP = 'liftlink-ingest';
+
+export interface DynsecCommand {
+  command: string;
+  [key: string]: unknown;
+}
+
+export class DynsecError extends Error {
+  constructor(
+    readonly command: string,
+    readonly reason: string,
+  ) {
+    super(`dynamic-security ${command}: ${reason}`);
+  }
+}
+
+/** Errors that mean "already as wanted": creating what exists, deleting what is gone. */
+const HARMLESS = /already exists|not found/i;
+
+/** The role that confines one lift to its own topics (Mosquitto 2.0 ACLs have no %u substitution). */
+export function liftRoleName(deviceNo: string): string {
+  return `lift-${deviceNo}`;
+}
+
+export function liftRoleAcls(deviceNo: string): { acltype: string; topic: string; allow: boolean }[] {
+  return [
+    // Literal topics only: a wildcard filter such as lifts/+/cmd matches no literal ACL and is refused.
+    ...UPLINK_TOPICS.map((k) => ({ acltype: 'publishClientSend', topic: liftTopic(deviceNo, k), allow: true })),
+    ...DOWNLINK_TOPICS.map((k) => ({ acltype: 'subscribeLiteral', topic: liftTopic(deviceNo, k), allow: true })),
+    ...DOWNLINK_TOPICS.map((k) => ({ acltype: 'publishClientReceive', topic: liftTopic(deviceNo, k), allow: true })),
+  ];
+}
+
+/** The server's own account: commands to every lift, ingest through the shared group, the live bus. */
+export function serverRoleAcls(): { acltype: string; topic: string; allow: boolean }[] {
+  const acls: { acltype: string; topic: string; allow: boolean }[] = [];
+  for (const topic of ['lifts/#', `${LIVE_TOPIC_ROOT}/#`]) {
+    acls.push({ acltype: 'publishClientSend', topic, allow: true }, { acltype: 'publishClientReceive', topic, allow: true }, { acltype: 'subscribePattern', topic, allow: true });
+  }
+  acls.push({ acltype: 'subscribePattern', topic: `$share/${INGEST_SHARE_GROUP}/lifts/#`, allow: true });
+  return acls;
+}
+
+/** Upper bound of commands in one control message: Mosquitto saves its JSON file once per message. */
+const MAX_COMMANDS_PER_MESSAGE = 500;
+const ANSWER_TIMEOUT_MS = 10_000;
+
+interface Queued {
+  command: DynsecCommand;
+  resolve: (error: string | undefined) => void;
+}
+
+/**
+ * Sends dynamic-security commands over the server's MQTT connection and matches the answers
+ * by correlation data (every instance of the server sees every answer). Commands issued in
+ * the same tick travel in one message, so provisioning a fleet is a few round trips, not one
+ * per lift.
+ */
+export class DynsecClient {
+  private readonly waiting = new Map<string, { queued: Queued[]; timer: NodeJS.Timeout }>();
+  private queue: Queued[] = [];
+  private scheduled = false;
+
+  constructor(private readonly mqtt: MqttClient) {}
+
+  async start(): Promise<void> {
+    this.mqtt.on('message', (topic, payload) => {
+      if (topic !== `${DYNSEC_TOPIC}/response`) return;
+      let answer: { responses?: { command: string; error?: string; correlationData?: string }[] };
+      try {
+        answer = JSON.parse(payload.toString('utf8')) as typeof answer;
+      } catch {
+        return;
+      }
+      const id = answer.responses?.[0]?.correlationData;
+      const entry = id ? this.waiting.get(id) : undefined;
+      if (!id || !entry) return;
+      this.waiting.delete(id);
+      clearTimeout(entry.timer);
+      entry.queued.forEach((q, i) => q.resolve(answer.responses?.[i]?.error));
+    });
+    await this.mqtt.subscribeAsync(`${DYNSEC_TOPIC}/response`, { qos: 1 });
+  }
+
+  /** Runs commands in order; resolves to each one's error text (undefined when it succeeded). */
+  run(commands: DynsecCommand[]): Promise<(string | undefined)[]> {
+    const answers = commands.map((command) => new Promise<string | undefined>((resolve) => this.queue.push({ command, resolve })));
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+    return Promise.all(answers);
+  }
+
+  /** Like `run`, but throws on any error other than creating what exists or deleting what is gone. */
+  async ensure(commands: DynsecCommand[]): Promise<void> {
+    const errors = await this.run(commands);
+    errors.forEach((error, i) => {
+      if (error && !HARMLESS.test(error)) throw new DynsecError(commands[i]!.command, error);
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    while (this.queue.length) {
+      const queued = this.queue.splice(0, MAX_COMMANDS_PER_MESSAGE);
+      const id = newToken().slice(0, 16);
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        queued.forEach((q) => q.resolve('no answer from the broker'));
+      }, ANSWER_TIMEOUT_MS);
+      this.waiting.set(id, { queued, timer });
+      const commands = queued.map((q) => ({ ...q.command, correlationData: id }));
+      this.mqtt.publish(DYNSEC_TOPIC, JSON.stringify({ commands }), { qos: 1 }, (err) => {
+        if (!err) return;
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        queued.forEach((q) => q.resolve(`not sent: ${err.message}`));
+      });
+    }
+  }
+
+  close(): void {
+    for (const [id, entry] of this.waiting) {
+      clearTimeout(entry.timer);
+      entry.queued.forEach((q) => q.resolve('closed'));
+      this.waiting.delete(id);
+    }
+  }
+}

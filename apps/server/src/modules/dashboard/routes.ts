@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { eventText } from '@liftlink/protocol';
+import { ok } from '../../lib/errors.ts';
+import { liftScope } from '../lifts/scope.ts';
+import { userLanguage } from '../commands/service.ts';
+
+/** Below this battery voltage a lift needs attention (a 24 V pack near its cut-off). */
+export const LOW_BATTERY_VOLTS = 22.5;
+const ATTENTION_LIMIT = 20;
+
+/** Fleet dashboards: counts, lifts needing attention, recent events, trips and faults. */
+const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { sql } = app.database;
+
+  app.get('/auth/access/dashboard/workplace', { config: { access: 'dashboard.query' } }, async (request) => {
+    const scope = liftScope(request.auth!, 1);
+    const p = scope.param ? [scope.param] : [];
+    const lang = await userLanguage(app, request.auth!.userId);
+    const [counts] = await sql.query<{ total: string; online: string; offline: string; fault: string }>(
+      `select count(*) as total, count(*) filter (where online) as online, count(*) filter (where not online) as offline,
+              count(*) filter (where active_fault is not null) as fault from lifts l where ${scope.where}`,
+      p,
+    );
+    const attention = await sql.query<{ liftId: string; deviceNo: string | null; alias: string; reason: string; since: Date | null; code: string | null }>(
+      `select * from (
+         select l.id as "liftId", l.device_no as "deviceNo", l.alias, 'fault' as reason, l.status_at as since, l.active_fault as code, 1 as rank
+           from lifts l where ${scope.where} and l.active_fault is not null
+         union all
+         select l.id, l.device_no, l.alias, 'lowBattery', l.status_at, null, 2 from lifts l where ${scope.where} and l.online and l.voltage < ${LOW_BATTERY_VOLTS}
+         union all
+         select l.id, l.device_no, l.alias, 'offline', l.last_seen_at, null, 3 from lifts l where ${scope.where} and not l.online and l.last_seen_at < now() - interval '1 hour'
+       ) x order by rank, since nulls last limit ${ATTENTION_LIMIT}`,
+      p,
+    );
+    // Newest events first, walking the time index and keeping the caller's lifts.
+    const recent = await sql.query<{ id: string; liftId: string; deviceNo: string | null; ts: Date; code: string; fault: boolean }>(
+      `select e.id, e.lift_id as "liftId", l.device_no as "deviceNo", e.ts, e.code, e.fault
+         from lift_events e join lifts l on l.id = e.lift_id where ${scope.where} order by e.ts desc limit 10`,
+      p,
+    );
+    return ok({
+      counts: { total: Number(counts!.total), online: Number(counts!.online), offline: Number(counts!.offline), fault: Number(counts!.fault) },
+      attention: attention.map((a) => ({ liftId: a.liftId, deviceNo: a.deviceNo, alias: a.alias, reason: a.reason, since: a.since ? new Date(a.since).toISOString() : null, code: a.code })),
+      recentEvents: recent.map((e) => ({ ...e, id: Number(e.id), ts: new Date(e.ts).toISOString(), text: eventText(e.code, lang) })),
+    });
+  });
+
+  app.get('/auth/access/dashboard/analysis', { config: { access: 'dashboard.query' } }, async (request) => {
+    const scope = liftScope(request.auth!, 1);
+    const p = scope.param ? [scope.param] : [];
+    const today = `(now() at time zone 'utc')::date`;
+    const trips30d = await sql.query<{ day: string; trips: string }>(
+      `select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(s.trips), 0) as trips
+         from generate_series(${today} - 29, ${today}, interval '1 day') as d(day)
+         left join (select s.day, s.trips from lift_daily_stats s join lifts l on l.id = s.lift_id where ${scope.where} and s.day > ${today} - 30) s on s.day = d.day::date
+        group by d.day order by d.day`,
+      p,
+    );
+    const [ratio] = await sql.query<{ total: string; online: string }>(`select count(*) as total, count(*) filter (where online) as online from lifts l where ${scope.where}`, p);
+    const faults = (hours: number) =>
+      sql.query<{ code: string; count: string }>(
+        `select e.code, count(*) as count from lift_events e join lifts l on l.id = e.lift_id
+          where e.fault and e.ts > now() - interval '${hours} hours' and ${scope.where} group by e.code order by count desc, e.code`,
+        p,
+      );
+    const [faults24h, faults7d] = [await faults(24), await faults(24 * 7)];
+    const top = await sql.query<{ liftId: string; deviceNo: string | null; alias: string; trips: string }>(
+      `select l.id as "liftId", l.device_no as "deviceNo", l.alias, sum(s.trips) as trips from lift_daily_stats s join lifts l on l.id = s.lift_id
+        where s.day > ${today} - 30 and ${scope.where} group by l.id order by trips desc limit 10`,
+      p,
+    );
+    const total = Number(ratio!.total);
+    const series = trips30d.map((d) => ({ day: d.day, trips: Number(d.trips) }));
+    return ok({
+      tripsToday: series.at(-1)?.trips ?? 0,
+      trips30d: series,
+      onlineRatio: total ? Number(ratio!.online) / total : 0,
+      faults24h: faults24h.map((f) => ({ code: f.code, count: Number(f.count) })),
+      faults7d: faults7d.map((f) => ({ code: f.code, count: Number(f.count) })),
+      topLifts: top.map((t) => ({ ...t, trips: Number(t.trips) })),
+    });
+  });
+};
+
+export default dashboardRoutes;

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventText, initialLiftStatus } from '@liftlink/protocol';
+import { ensureDemoFleet } from '../src/modules/lifts/demo-fleet.ts';
+import { ADMIN_PASSWORD, DB_KINDS, body, client, login, startTestApp, userWithRole, type TestApp } from './helpers.ts';
+
+/** Alerts, operation log and dashboards, fed through the real ingest path with lift messages. */
+describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => {
+  let t: TestApp;
+  let admin: ReturnType<typeof client>;
+  let adminToken: string;
+  const ids: Record<string, string> = {};
+  let seq = 1_000;
+  const now = () => new Date().toISOString();
+  const send = (deviceNo: string, topic: string, message: object) => t.app.ingest.handle(`lifts/${deviceNo}/${topic}`, JSON.stringify({ seq: ++seq, ts: now(), ...message }));
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    adminToken = await login(t.app, 'admin', ADMIN_PASSWORD);
+    admin = client(t.app, adminToken);
+    await ensureDemoFleet(t.database.sql, 3);
+    for (const l of body(await admin.get('/auth/access/lift/get')).result.list) ids[l.deviceNo] = l.id;
+    for (const d of ['DEMO-0001', 'DEMO-0002']) await send(d, 'presence', { online: true, session: ++seq });
+    await send('DEMO-0001', 'event', { code: 'RZGU' });
+    await send('DEMO-0001', 'event', { code: 'RZD2', floor: 2 });
+  });
+  afterAll(() => t.close());
+
+  it('raises a fault alert once, notifies and mails the users who chose it, and lets them acknowledge it', async () => {
+    const op = body(await admin.post('/auth/access/system/orgs/create', { name: `Ops ${kind}`, kind: 'operator' })).result;
+    await admin.post('/auth/access/system/orgs/assign-lifts', { orgId: op.id, liftIds: [ids['DEMO-0001']] });
+    const chooser = await userWithRole(t, adminToken, 'operator', undefined, op.id);
+    const other = await userWithRole(t, adminToken, 'operator', undefined, op.id);
+    const chooserApi = client(t.app, chooser.token);
+    await chooserApi.post('/auth/access/account/bind/email', { email: `chooser.${kind}@example.test` });
+    await chooserApi.post('/auth/access/account/notifications/update', { mailFaults: true, mailHelp: true, mailOffline: false, offlineMinutes: 60, liftIds: [] });
+    await client(t.app, other.token).post('/auth/access/account/bind/email', { email: `other.${kind}@example.test` });
+
+    await send('DEMO-0001', 'event', { code: 'EC' });
+    await send('DEMO-0001', 'event', { code: 'EC' });
+    const alerts = body(await chooserApi.get('/auth/access/alerts?state=open')).result;
+    expect(alerts.list.filter((a: any) => a.code === 'EC')).toHaveLength(1);
+    expect(alerts.list[0]).toMatchObject({ kind: 'fault', deviceNo: 'DEMO-0001' });
+    const notes = body(await chooserApi.get('/auth/access/notifications')).result;
+    expect(notes.unread).toBe(1);
+    expect(body(await client(t.app, other.token).get('/auth/access/notifications')).result.unread).toBe(0);
+
+    await t.app.alertJob.run();
+    const mail = t.mails.find((m) => m.to === `chooser.${kind}@example.test`)!;
+    expect(mail.subject).toContain('DEMO-0001');
+    expect(mail.text).toContain(eventText('EC', 'zh-CN'));
+    expect(t.mails.some((m) => m.to === `other.${kind}@example.test`)).toBe(false);
+    await t.app.alertJob.run();
+    expect(t.mails.filter((m) => m.to === `chooser.${kind}@example.test`)).toHaveLength(1);
+
+    const id = alerts.list[0].id;
+    expect((await chooserApi.post('/auth/access/alerts/ack', { id })).statusCode).toBe(200);
+    const history = body(await chooserApi.get('/auth/access/alerts?state=acknowledged')).result.list;
+    expect(history[0]).toMatchObject({ id, acknowledgedBy: chooser.username });
+    await chooserApi.post('/auth/access/notifications/read', { ids: [id] });
+    expect(body(await chooserApi.get('/auth/access/notifications')).result.unread).toBe(0);
+    // Another organization's alert is not theirs to see or acknowledge.
+    await send('DEMO-0002', 'event', { code: 'EA' });
+    const foreign = body(await admin.get(`/auth/access/alerts?liftId=${ids['DEMO-0002']}`)).result.list[0];
+    expect((await chooserApi.post('/auth/access/alerts/ack', { id: foreign.id })).statusCode).toBe(404);
+  });
+
+  it('raises a help alert when the help signal goes on and clears it when it goes off', async () => {
+    const status = initialLiftStatus(1);
+    await send('DEMO-0002', 'status', { status: { ...status, platform: { ...status.platform, helpSignal: true } } });
+    const open = body(await admin.get(`/auth/access/alerts?state=open&liftId=${ids['DEMO-0002']}`)).result.list;
+    expect(open.map((a: any) => a.kind)).toContain('help');
+    await send('DEMO-0002', 'status', { status });
+    const after = body(await admin.get(`/auth/access/alerts?state=open&liftId=${ids['DEMO-0002']}`)).result.list;
+    expect(after.map((a: any) => a.kind)).not.toContain('help');
+  });
+
+  it('raises an offline alert for a lift silent past the threshold', async () => {
+    await t.database.sql.query(`update lifts set last_seen_at = now() - interval '2 hours', online = false where device_no = 'DEMO-0003'`);
+    await t.app.alertJob.run();
+    const open = body(await admin.get(`/auth/access/alerts?state=open&liftId=${ids['DEMO-0003']}`)).result.list;
+    expect(open.map((a: any) => a.kind)).toEqual(['offline']);
+  });
+
+  it('lists audited commands and changes per lift and user, scoped, and exports them with the permission', async () => {
+    await admin.post('/auth/access/lift/alias/update', { liftId: ids['DEMO-0001'], alias: 'Вход в метро' });
+    await admin.post('/auth/access/lift/alias/update', { liftId: ids['DEMO-0002'], alias: 'Library' });
+    const all = body(await admin.get('/auth/access/operation-log?action=lift.alias')).result;
+    expect(all.total).toBe(2);
+    const one = body(await admin.get(`/auth/access/operation-log?liftId=${ids['DEMO-0001']}&action=lift.alias`)).result;
+    expect(one.list[0]).toMatchObject({ username: 'admin', deviceNo: 'DEMO-0001', result: 'ok', detail: { after: 'Вход в метро' } });
+    const csv = await admin.get('/auth/access/operation-log/export?action=lift.alias');
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body).toContain('Вход в метро');
+    const viewer = await userWithRole(t, adminToken, 'viewer');
+    expect((await client(t.app, viewer.token).get('/auth/access/operation-log/export')).statusCode).toBe(403);
+    expect(body(await client(t.app, viewer.token).get('/auth/access/operation-log')).result.total).toBe(0);
+  });
+
+  it('counts the fleet, names the lifts needing attention and shows recent events in the user language', async () => {
+    const w = body(await admin.get('/auth/access/dashboard/workplace')).result;
+    expect(w.counts).toEqual({ total: 3, online: 2, offline: 1, fault: 0 });
+    expect(w.attention.map((a: any) => [a.deviceNo, a.reason])).toContainEqual(['DEMO-0003', 'offline']);
+    expect(w.recentEvents[0]).toHaveProperty('text');
+    expect(w.recentEvents.map((e: any) => e.code)).toContain('RZD2');
+    const a = body(await admin.get('/auth/access/dashboard/analysis')).result;
+    expect(a.tripsToday).toBe(1);
+    expect(a.trips30d).toHaveLength(30);
+    expect(a.onlineRatio).toBeCloseTo(2 / 3);
+    expect(a.faults24h).toEqual(expect.arrayContaining([{ code: 'EC', count: 2 }, { code: 'EA', count: 1 }]));
+    expect(a.topLifts[0]).toMatchObject({ deviceNo: 'DEMO-0001', trips: 1 });
+  });
+});
