@@ -8,3 +8,4 @@ export * from './access/permissions.ts';
 export * from './access/routes.ts';
 export * from './device/index.ts';
 export * from './mqtt/index.ts';
+export * from './serial/index.ts';

@@ -1,4 +1,5 @@
 import type { TranslationKey } from './zh-CN.ts';
+import manufactureEnUS from './manufacture.en-US.ts';
 
 const enUS: Record<TranslationKey, string> = {
   'app.name': 'LiftLink',
@@ -385,6 +386,7 @@ const enUS: Record<TranslationKey, string> = {
   'system.org.assign': 'Assign',
   'system.org.unassign': 'Remove',
   'system.org.noLifts': 'This organization holds no lifts yet',
+  ...manufactureEnUS,
 };
 
 export default enUS;

@@ -1,4 +1,5 @@
 import type { TranslationKey } from './zh-CN.ts';
+import manufactureRuRU from './manufacture.ru-RU.ts';
 
 const ruRU: Record<TranslationKey, string> = {
   'app.name': 'LiftLink',
@@ -384,6 +385,7 @@ const ruRU: Record<TranslationKey, string> = {
   'system.org.assign': 'Назначить',
   'system.org.unassign': 'Убрать',
   'system.org.noLifts': 'У организации пока нет подъёмников',
+  ...manufactureRuRU,
 };
 
 export default ruRU;

@@ -1,3 +1,4 @@
+import manufactureZhCN from './manufacture.zh-CN.ts';
 /** zh-CN: the default and fallback language; its keys are the key set of every language. */
 const zhCN = {
   'app.name': 'LiftLink',
@@ -379,6 +380,7 @@ const zhCN = {
   'system.org.assign': '分配',
   'system.org.unassign': '移出',
   'system.org.noLifts': '该组织还没有设备',
+  ...manufactureZhCN,
 } as const;
 
 export type TranslationKey = keyof typeof zhCN;
