@@ -53,9 +53,14 @@ export function serverRoleAcls(): { acltype: string; topic: string; allow: boole
 const MAX_COMMANDS_PER_MESSAGE = 500;
 const ANSWER_TIMEOUT_MS = 10_000;
 
+export interface DynsecAnswer {
+  error?: string;
+  data?: Record<string, unknown>;
+}
+
 interface Queued {
   command: DynsecCommand;
-  resolve: (error: string | undefined) => void;
+  resolve: (answer: DynsecAnswer) => void;
 }
 
 /**
@@ -74,7 +79,7 @@ export class DynsecClient {
   async start(): Promise<void> {
     this.mqtt.on('message', (topic, payload) => {
       if (topic !== `${DYNSEC_TOPIC}/response`) return;
-      let answer: { responses?: { command: string; error?: string; correlationData?: string }[] };
+      let answer: { responses?: (DynsecAnswer & { command: string; correlationData?: string })[] };
       try {
         answer = JSON.parse(payload.toString('utf8')) as typeof answer;
       } catch {
@@ -85,14 +90,14 @@ export class DynsecClient {
       if (!id || !entry) return;
       this.waiting.delete(id);
       clearTimeout(entry.timer);
-      entry.queued.forEach((q, i) => q.resolve(answer.responses?.[i]?.error));
+      entry.queued.forEach((q, i) => q.resolve(answer.responses?.[i] ?? { error: 'no answer for this command' }));
     });
     await this.mqtt.subscribeAsync(`${DYNSEC_TOPIC}/response`, { qos: 1 });
   }
 
-  /** Runs commands in order; resolves to each one's error text (undefined when it succeeded). */
-  run(commands: DynsecCommand[]): Promise<(string | undefined)[]> {
-    const answers = commands.map((command) => new Promise<string | undefined>((resolve) => this.queue.push({ command, resolve })));
+  /** Runs commands in order; resolves to each one's answer (`error` set when it failed). */
+  run(commands: DynsecCommand[]): Promise<DynsecAnswer[]> {
+    const answers = commands.map((command) => new Promise<DynsecAnswer>((resolve) => this.queue.push({ command, resolve })));
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
@@ -102,8 +107,8 @@ export class DynsecClient {
 
   /** Like `run`, but throws on any error other than creating what exists or deleting what is gone. */
   async ensure(commands: DynsecCommand[]): Promise<void> {
-    const errors = await this.run(commands);
-    errors.forEach((error, i) => {
+    const answers = await this.run(commands);
+    answers.forEach(({ error }, i) => {
       if (error && !HARMLESS.test(error)) throw new DynsecError(commands[i]!.command, error);
     });
   }
@@ -115,7 +120,7 @@ export class DynsecClient {
       const id = newToken().slice(0, 16);
       const timer = setTimeout(() => {
         this.waiting.delete(id);
-        queued.forEach((q) => q.resolve('no answer from the broker'));
+        queued.forEach((q) => q.resolve({ error: 'no answer from the broker' }));
       }, ANSWER_TIMEOUT_MS);
       this.waiting.set(id, { queued, timer });
       const commands = queued.map((q) => ({ ...q.command, correlationData: id }));
@@ -123,7 +128,7 @@ export class DynsecClient {
         if (!err) return;
         clearTimeout(timer);
         this.waiting.delete(id);
-        queued.forEach((q) => q.resolve(`not sent: ${err.message}`));
+        queued.forEach((q) => q.resolve({ error: `not sent: ${err.message}` }));
       });
     }
   }
@@ -131,7 +136,7 @@ export class DynsecClient {
   close(): void {
     for (const [id, entry] of this.waiting) {
       clearTimeout(entry.timer);
-      entry.queued.forEach((q) => q.resolve('closed'));
+      entry.queued.forEach((q) => q.resolve({ error: 'closed' }));
       this.waiting.delete(id);
     }
   }

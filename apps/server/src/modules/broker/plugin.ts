@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { BrokerAdmin } from '../lifts/credentials.ts';
-import { DynsecClient, SERVER_ROLE, liftRoleAcls, liftRoleName, serverRoleAcls } from './dynsec.ts';
+import { DynsecClient, SERVER_ROLE, type DynsecCommand, liftRoleAcls, liftRoleName, serverRoleAcls } from './dynsec.ts';
 
 /**
  * Mosquitto in production mode (MQTT_URL + MQTT_DYNSEC=true): lift accounts and their topic
@@ -30,18 +30,44 @@ export function dynsecBrokerAdmin(dynsec: DynsecClient): BrokerAdmin {
   };
 }
 
+type Acl = ReturnType<typeof serverRoleAcls>[number];
+
+/** What the server's account still lacks: its role, an ACL of it, or membership. */
+async function missingServerRights(dynsec: DynsecClient, username: string): Promise<DynsecCommand[]> {
+  const [role, client] = await dynsec.run([
+    { command: 'getRole', rolename: SERVER_ROLE },
+    { command: 'getClient', username },
+  ]);
+  if (client!.error) throw new Error(`MQTT_USERNAME ${username} is not a dynamic-security client: ${client!.error}`);
+  const wanted = serverRoleAcls();
+  const commands: DynsecCommand[] = [];
+  if (role!.error) commands.push({ command: 'createRole', rolename: SERVER_ROLE, acls: wanted });
+  else {
+    const have = ((role!.data?.role as { acls?: Acl[] } | undefined)?.acls ?? []).map((a) => `${a.acltype} ${a.topic}`);
+    for (const acl of wanted) if (!have.includes(`${acl.acltype} ${acl.topic}`)) commands.push({ command: 'addRoleACL', rolename: SERVER_ROLE, ...acl });
+  }
+  const roles = (client!.data?.client as { roles?: { rolename: string }[] } | undefined)?.roles ?? [];
+  if (!roles.some((r) => r.rolename === SERVER_ROLE)) commands.push({ command: 'addClientRole', username, rolename: SERVER_ROLE, priority: 10 });
+  return commands;
+}
+
 export default fp(async (app) => {
   const { config } = app;
   if (!config.mqttUrl || !config.mqttDynsec) return;
   if (!config.mqttUsername) throw new Error('MQTT_DYNSEC=true needs MQTT_USERNAME and MQTT_PASSWORD of the dynamic-security admin account');
   const dynsec = new DynsecClient(app.mqtt);
   await dynsec.start();
-  await dynsec.ensure([
-    { command: 'createRole', rolename: SERVER_ROLE, acls: serverRoleAcls() },
-    // An older role of the same name gains what this version needs.
-    ...serverRoleAcls().map((acl) => ({ command: 'addRoleACL', rolename: SERVER_ROLE, ...acl })),
-    { command: 'addClientRole', username: config.mqttUsername, rolename: SERVER_ROLE, priority: 10 },
-  ]);
+  // Only on the first start (or after an upgrade) is anything missing. Mosquitto then
+  // disconnects every client of the changed role, this one included, so the answer may
+  // never arrive: wait for the reconnection and check again.
+  for (let attempt = 1; ; attempt++) {
+    const missing = await missingServerRights(dynsec, config.mqttUsername);
+    if (!missing.length) break;
+    if (attempt > 3) throw new Error(`cannot give ${config.mqttUsername} the ${SERVER_ROLE} role: ${JSON.stringify(missing)}`);
+    const reconnected = new Promise((resolve) => app.mqtt.once('close', () => app.mqtt.once('connect', resolve)));
+    void dynsec.run(missing);
+    await Promise.race([reconnected, new Promise((r) => setTimeout(r, 3_000))]);
+  }
   app.decorate('brokerAdmin', dynsecBrokerAdmin(dynsec));
   app.addHook('onClose', async () => dynsec.close());
 });

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MqttClient } from 'mqtt';
+import { liftTopic } from '@liftlink/protocol';
+import { ensureDemoFleet } from '../src/modules/lifts/demo-fleet.ts';
+import { startTestApp, type TestApp } from './helpers.ts';
+import { mosquittoMissing, startMosquitto, type PrivateMosquitto } from './support/mosquitto.ts';
+import { closedWithin, connectLift, publishEvent } from './support/lift-client.ts';
+import { until } from './support/ports.ts';
+
+/**
+ * Per-lift credentials and topic ACLs, the same tests on both brokers: the embedded one
+ * (aedes hooks) and Mosquitto with the dynamic-security plugin driven by the server.
+ */
+const MODES = ['embedded', 'mosquitto'] as const;
+if (mosquittoMissing) console.warn(`mosquitto tests skipped: ${mosquittoMissing}`);
+
+describe.each(MODES)('lift credentials and topic ACLs on the %s broker', (mode) => {
+  const skip = mode === 'mosquitto' && mosquittoMissing !== null;
+  let broker: PrivateMosquitto | undefined;
+  let t: TestApp;
+  let url: string;
+  const lifts: Record<'A' | 'B', { id: string; deviceNo: string; secret: string }> = {} as never;
+  const open: MqttClient[] = [];
+
+  async function lift(name: 'A' | 'B', secret = lifts[name].secret, options = {}): Promise<MqttClient> {
+    const c = await connectLift(url, lifts[name].deviceNo, secret, options);
+    open.push(c);
+    return c;
+  }
+
+  async function storedEvent(name: 'A' | 'B', seq: number): Promise<boolean> {
+    const rows = await t.database.sql.query('select 1 from lift_events where lift_id = $1 and seq = $2', [lifts[name].id, seq]);
+    return rows.length === 1;
+  }
+
+  beforeAll(async () => {
+    if (skip) return;
+    if (mode === 'mosquitto') broker = await startMosquitto();
+    const kind = mode === 'mosquitto' && process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+    t = await startTestApp(kind, broker?.env ?? {});
+    url = broker?.url ?? `mqtt://127.0.0.1:${t.app.mqtt.options.port}`;
+    const fleet = await ensureDemoFleet(t.database.sql, 2);
+    for (const [name, demo] of [['A', fleet[0]!], ['B', fleet[1]!]] as const) {
+      const [row] = await t.database.sql.query<{ id: string }>('select id from lifts where device_no = $1', [demo.deviceNo]);
+      // Issued through the real path: stored hashed, registered with the broker.
+      const issued = await t.app.deviceCredentials.issue(row!.id);
+      lifts[name] = { id: row!.id, deviceNo: issued.deviceNo, secret: issued.secret };
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.endAsync(true).catch(() => {})));
+    await t?.close();
+    await broker?.destroy();
+  });
+
+  it.skipIf(skip)('lets a lift use its own topics: its events are stored and its commands reach it', async () => {
+    const a = await lift('A');
+    const got: string[] = [];
+    a.on('message', (topic) => got.push(topic));
+    await a.subscribeAsync(liftTopic(lifts.A.deviceNo, 'cmd'), { qos: 1 });
+    await publishEvent(a, lifts.A.deviceNo, 1_000_001, 'RZD1');
+    await until('own event stored', () => storedEvent('A', 1_000_001), 10_000);
+    await t.app.mqtt.publishAsync(liftTopic(lifts.A.deviceNo, 'cmd'), '{}', { qos: 1 });
+    await until('own command received', () => got.length === 1, 5_000);
+    expect(got).toEqual([liftTopic(lifts.A.deviceNo, 'cmd')]);
+    await a.endAsync();
+  });
+
+  it.skipIf(skip)('keeps lift A out of lift B topics, wildcards included', async () => {
+    const b = await lift('B');
+    const bGot: string[] = [];
+    b.on('message', (topic) => bGot.push(topic));
+    await b.subscribeAsync(liftTopic(lifts.B.deviceNo, 'cmd'), { qos: 1 });
+
+    const a = await lift('A');
+    const aGot: string[] = [];
+    a.on('message', (topic) => aGot.push(topic));
+    const foreign = [
+      liftTopic(lifts.B.deviceNo, 'cmd'),
+      liftTopic(lifts.B.deviceNo, 'status'),
+      `lifts/${lifts.B.deviceNo}/#`,
+      'lifts/+/cmd',
+      'lifts/+/+',
+      'lifts/#',
+      '#',
+      '+/+/cmd',
+      'liftlink-live/#',
+      '$share/spy/lifts/#',
+      // Its own topics, but by wildcard or uplink: also refused.
+      `lifts/${lifts.A.deviceNo}/#`,
+      liftTopic(lifts.A.deviceNo, 'status'),
+    ];
+    for (const filter of foreign) {
+      await expect(a.subscribeAsync(filter, { qos: 1 }), filter).rejects.toThrow();
+      if (!a.connected) break;
+    }
+
+    // Writing: B's uplink (forged data) and B's downlink (a forged command) must go nowhere.
+    if (a.connected) {
+      await Promise.race([publishEvent(a, lifts.B.deviceNo, 2_000_002, 'EA'), closedWithin(a, 3_000)]).catch(() => {});
+    }
+    const a2 = a.connected ? a : await lift('A');
+    a2.on('message', (topic) => aGot.push(topic));
+    await Promise.race([a2.publishAsync(liftTopic(lifts.B.deviceNo, 'cmd'), '{"commandId":"x","name":"pause","args":{},"expiresAt":"2099-01-01T00:00:00.000Z"}', { qos: 1 }), closedWithin(a2, 3_000)]).catch(() => {});
+    // A lift may not write its own downlink either (only the cloud commands it).
+    const a3 = a2.connected ? a2 : await lift('A');
+    await Promise.race([a3.publishAsync(liftTopic(lifts.A.deviceNo, 'cmd'), '{}', { qos: 1 }), closedWithin(a3, 3_000)]).catch(() => {});
+
+    // A real command to B reaches B and only B.
+    await t.app.mqtt.publishAsync(liftTopic(lifts.B.deviceNo, 'cmd'), '{}', { qos: 1 });
+    await until('B receives its command', () => bGot.length >= 1, 5_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(bGot).toEqual([liftTopic(lifts.B.deviceNo, 'cmd')]);
+    expect(aGot).toEqual([]);
+    expect(await storedEvent('B', 2_000_002)).toBe(false);
+    expect(await storedEvent('A', 2_000_002)).toBe(false);
+  });
+
+  it.skipIf(skip)('refuses a wrong secret, another lift secret, and a client id that is not the device number', async () => {
+    await expect(connectLift(url, lifts.A.deviceNo, 'not-the-secret')).rejects.toThrow();
+    await expect(connectLift(url, lifts.A.deviceNo, lifts.B.secret)).rejects.toThrow();
+    await expect(connectLift(url, lifts.A.deviceNo, lifts.A.secret, { clientId: `${lifts.A.deviceNo}-spy` })).rejects.toThrow();
+    // The server's own account is not a lift's to borrow.
+    await expect(connectLift(url, 'liftlink-server', lifts.A.secret, { clientId: 'liftlink-server-x' })).rejects.toThrow();
+  });
+
+  it.skipIf(skip)('refuses a reset credential at once and disconnects the lift still using it', async () => {
+    const a = await lift('A');
+    const old = lifts.A.secret;
+    const fresh = await t.app.deviceCredentials.issue(lifts.A.id);
+    expect(await closedWithin(a, 2_000)).toBe(true);
+    await expect(connectLift(url, lifts.A.deviceNo, old)).rejects.toThrow();
+    lifts.A.secret = fresh.secret;
+    const again = await lift('A');
+    await publishEvent(again, lifts.A.deviceNo, 3_000_003, 'RZD1');
+    await until('event with the new secret stored', () => storedEvent('A', 3_000_003), 10_000);
+
+    // Revoking: disconnected at once, and the secret no longer works.
+    await t.app.deviceCredentials.revoke(lifts.A.id);
+    expect(await closedWithin(again, 2_000)).toBe(true);
+    await expect(connectLift(url, lifts.A.deviceNo, fresh.secret)).rejects.toThrow();
+    // Lift B was never touched.
+    const b = await lift('B');
+    expect(b.connected).toBe(true);
+  });
+});

@@ -1,0 +1,136 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, waitForPort } from './ports.ts';
+
+/** Where Debian and others put the dynamic-security plugin. */
+function dynsecPlugin(): string | null {
+  const dirs = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib/mosquitto', '/usr/lib', '/usr/local/lib', '/usr/lib64'];
+  for (const dir of dirs) {
+    const file = path.join(dir, 'mosquitto_dynamic_security.so');
+    if (existsSync(file)) return file;
+  }
+  for (const dir of ['/usr/lib']) {
+    for (const sub of existsSync(dir) ? readdirSync(dir) : []) {
+      const file = path.join(dir, sub, 'mosquitto_dynamic_security.so');
+      if (existsSync(file)) return file;
+    }
+  }
+  return null;
+}
+
+function hasBinary(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why the Mosquitto tests cannot run here, or null when they can. */
+export const mosquittoMissing: string | null = !hasBinary('mosquitto') || !hasBinary('mosquitto_ctrl')
+  ? 'the mosquitto binary is not installed (.ci/run installs it)'
+  : dynsecPlugin() === null
+    ? 'the Mosquitto dynamic-security plugin is not installed'
+    : null;
+
+/**
+ * The production Mosquitto settings of docs/operations.md, for a private broker. The
+ * in-flight window bounds how many messages one ingest connection holds unacknowledged
+ * (i.e. the ingest batch size); queues are unbounded so a slow or restarting server loses
+ * nothing; persistence keeps sessions, queues and retained presence across a restart.
+ */
+export function mosquittoConf(opts: { port: number; dir: string; dynsecFile: string; plugin: string }): string {
+  return [
+    'per_listener_settings false',
+    // Run as root (CI), Mosquitto would switch to its own user, who cannot read a private temp folder.
+    ...(process.getuid?.() === 0 ? ['user root'] : []),
+    `listener ${opts.port} 127.0.0.1`,
+    'allow_anonymous false',
+    `plugin ${opts.plugin}`,
+    `plugin_opt_config_file ${opts.dynsecFile}`,
+    'persistence true',
+    `persistence_location ${opts.dir}/`,
+    'autosave_interval 30',
+    'max_inflight_messages 1000',
+    'max_queued_messages 0',
+    'max_queued_bytes 0',
+    'max_keepalive 120',
+    'log_dest stderr',
+    'log_type error',
+    'log_type warning',
+    '',
+  ].join('\n');
+}
+
+export interface PrivateMosquitto {
+  url: string;
+  port: number;
+  /** The dynamic-security admin account the server connects with. */
+  username: string;
+  password: string;
+  /** Env for the server: MQTT_URL, MQTT_USERNAME, MQTT_PASSWORD, MQTT_DYNSEC. */
+  env: Record<string, string>;
+  /** Stops the broker cleanly (it saves its state) and starts it again on the same port. */
+  restart(downMs?: number): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops the broker and removes its files. */
+  destroy(): Promise<void>;
+}
+
+/** A Mosquitto of its own on a free port, with the dynamic-security plugin and a fresh admin account. */
+export async function startMosquitto(): Promise<PrivateMosquitto> {
+  const plugin = dynsecPlugin();
+  if (!plugin) throw new Error('mosquitto_dynamic_security.so not found');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-mosquitto-'));
+  const port = await freePort();
+  const dynsecFile = path.join(dir, 'dynamic-security.json');
+  const username = 'liftlink-server';
+  const password = `pw-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+  execFileSync('mosquitto_ctrl', ['dynsec', 'init', dynsecFile, username, password], { stdio: 'ignore' });
+  const conf = path.join(dir, 'mosquitto.conf');
+  writeFileSync(conf, mosquittoConf({ port, dir, dynsecFile, plugin }));
+  let child: ChildProcess | null = null;
+  let log = '';
+
+  async function start(): Promise<void> {
+    child = spawn('mosquitto', ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
+    await Promise.race([
+      waitForPort(port),
+      new Promise((_, reject) => child!.once('exit', (code) => reject(new Error(`mosquitto exited with ${code}: ${log}`)))),
+    ]);
+  }
+
+  async function stop(): Promise<void> {
+    const c = child;
+    child = null;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    if (c.exitCode === null) c.kill('SIGKILL');
+  }
+
+  await start();
+  const url = `mqtt://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    username,
+    password,
+    env: { MQTT_URL: url, MQTT_USERNAME: username, MQTT_PASSWORD: password, MQTT_DYNSEC: 'true' },
+    async restart(downMs = 0) {
+      await stop();
+      await new Promise((r) => setTimeout(r, downMs));
+      await start();
+    },
+    stop,
+    async destroy() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
