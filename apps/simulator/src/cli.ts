@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { FleetOptions } from './fleet.ts';
+import { SERIAL_USAGE, serialSource, type SerialSource } from './serial/cli-options.ts';
 
 export const USAGE = `LiftLink lift simulator: virtual lifts speaking the device MQTT protocol.
 
@@ -16,9 +17,10 @@ Usage: npm run simulator -- [options]
   --seed N              seed of the random behaviour
   --help                this text
 
-Prints {"ready":true,"count":N} on stdout once the lifts are connected; logs go to stderr.`;
+Prints {"ready":true,"count":N} on stdout once the lifts are connected; logs go to stderr.
+${SERIAL_USAGE}`;
 
-export type FleetSource = { type: 'count'; count: number; prefix: string } | { type: 'file'; path: string } | { type: 'stdin' };
+export type FleetSource = { type: 'count'; count: number; prefix: string } | { type: 'file'; path: string } | { type: 'stdin' } | SerialSource;
 
 export interface CliOptions {
   source: FleetSource;
@@ -48,15 +50,23 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       'status-interval': { type: 'string' },
       seed: { type: 'string' },
       help: { type: 'boolean' },
+      serial: { type: 'string' },
+      state: { type: 'string' },
+      kind: { type: 'string' },
+      floors: { type: 'string' },
+      'controller-serial': { type: 'string' },
+      baud: { type: 'string' },
     },
   });
   if (values.help) return null;
-  const sources = [values.count !== undefined, values.fleet !== undefined, values['fleet-stdin'] === true].filter(Boolean).length;
-  if (sources !== 1) throw new Error('give exactly one of --count, --fleet or --fleet-stdin');
+  const sources = [values.count !== undefined, values.fleet !== undefined, values['fleet-stdin'] === true, values.serial !== undefined].filter(Boolean).length;
+  if (sources !== 1) throw new Error('give exactly one of --count, --fleet, --fleet-stdin or --serial');
   const prefix = values.prefix ?? 'SIM';
   if (!/^[A-Z0-9]{1,20}$/.test(prefix)) throw new Error('--prefix must be 1 to 20 upper-case letters or digits');
   const source: FleetSource =
-    values.count !== undefined
+    values.serial !== undefined
+      ? serialSource(values)
+      : values.count !== undefined
       ? { type: 'count', count: number('count', values.count, 0, 1, 100_000), prefix }
       : values.fleet !== undefined
         ? { type: 'file', path: values.fleet }

@@ -3,6 +3,7 @@ import { text } from 'node:stream/consumers';
 import { parseCli, USAGE, type FleetSource } from './cli.ts';
 import { fleetSpecSchema, generateFleet, startFleet, type FleetHandle } from './fleet.ts';
 import type { SimLiftSpec } from './mqtt-lift.ts';
+import { runSerialController } from './serial/run.ts';
 
 /** stdout carries only the ready line (a parent process reads it); everything else goes to stderr. */
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     log(USAGE);
     return;
   }
+  if (cli.source.type === 'serial') return runSerialController(cli.source, log);
   const lifts = await loadLifts(cli.source);
   let fleet: FleetHandle | null = null;
   let stopping = false;

@@ -257,3 +257,18 @@ export function decodeReply(frame: Frame): DecodedReply {
   if (!parsed.success) return { ok: false, seq: frame.seq, cmd: frame.cmd, error: 'schema' };
   return { ok: true, kind: 'response', command, seq: frame.seq, body: parsed.data } as DecodedReply;
 }
+
+/**
+ * The conversions that read a register their channel does not poll (the controller
+ * refuses them with `badRequest` and these issues; the page checks the same before
+ * writing). `params` give the registers the entry may use.
+ */
+export function conversionsOutsideChannels(entries: readonly ConversionEntry[], channels: readonly PollingChannel[]): { path: string; message: string; params: Record<string, number> }[] {
+  return entries.flatMap((e, i) => {
+    const c = channels[e.channel - 1];
+    if (!c) return [];
+    const span = registersOf(e.type);
+    const inside = e.register >= c.startRegister && e.register + span <= c.startRegister + c.count;
+    return inside ? [] : [{ path: `${i}.register`, message: 'validation.outsideChannel', params: { min: c.startRegister, max: c.startRegister + c.count - span } }];
+  });
+}
