@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import errorsPlugin from './plugins/errors.ts';
 import dbPlugin from './plugins/db.ts';
+import { postgresRateLimitStore } from './plugins/rate-limit-store.ts';
 import messagingPlugin, { type Mailer, type SmsSender } from './plugins/messaging.ts';
 import authPlugin from './plugins/auth.ts';
 import mqttPlugin from './plugins/mqtt.ts';
@@ -28,6 +29,8 @@ import deviceCredentials from './modules/lifts/credentials.ts';
 import alertRoutes from './modules/alerts/routes.ts';
 import oplogRoutes from './modules/oplog/routes.ts';
 import dashboardRoutes from './modules/dashboard/routes.ts';
+import manufactureRoutes from './modules/manufacture/routes.ts';
+import documentRoutes from './modules/documents/routes.ts';
 import './types.ts';
 
 export interface BuildOptions {
@@ -69,7 +72,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:', 'blob:'], connectSrc: ["'self'", 'ws:', 'wss:', 'http://127.0.0.1:*', 'ws://127.0.0.1:*'] },
     },
   });
-  await app.register(rateLimit, { global: true, max: 600, timeWindow: 60_000 });
   await app.register(swagger, {
     openapi: {
       info: { title: 'LiftLink API', version: '1.0.0', description: 'Every response is `{ success, code, msg, result }`.' },
@@ -81,6 +83,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(dbPlugin, { database: opts.database, onAdminPassword: opts.onAdminPassword });
+  // With PostgreSQL several instances may share the load, so they share the counts too.
+  const sharedLimits = app.database.kind === 'postgres';
+  await app.register(rateLimit, { global: true, max: opts.config.rateLimitMax, timeWindow: 60_000, skipOnError: sharedLimits, ...(sharedLimits ? { store: postgresRateLimitStore(app.database.sql) } : {}) });
   await app.register(messagingPlugin);
   await app.register(authPlugin);
   await app.register(mqttPlugin);
@@ -99,6 +104,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(alertRoutes);
   await app.register(oplogRoutes);
   await app.register(dashboardRoutes);
+  await app.register(manufactureRoutes);
+  await app.register(documentRoutes);
   await app.register(demoFleet);
   await app.register(webPlugin);
   return app;

@@ -42,6 +42,8 @@ const envSchema = z.object({
   HEARTBEAT_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
   INSTANCE_ID: z.string().trim().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - only').optional(),
   INGEST_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(4),
+  /** Requests per client address and minute, counted across all instances with PostgreSQL. */
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(1_000_000).default(600),
   COMMAND_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
 });
 
@@ -69,6 +71,7 @@ export interface Config {
   instanceId: string | undefined;
   ingestConnections: number;
   commandWaitMs: number;
+  rateLimitMax: number;
 }
 
 export class ConfigError extends Error {}
@@ -113,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceId: e.INSTANCE_ID,
     ingestConnections: e.INGEST_CONNECTIONS,
     commandWaitMs: e.COMMAND_WAIT_MS,
+    rateLimitMax: e.RATE_LIMIT_MAX,
   };
 }

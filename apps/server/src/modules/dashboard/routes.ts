@@ -1,16 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { eventText } from '@liftlink/protocol';
 import { ok } from '../../lib/errors.ts';
-import { liftScope } from '../lifts/scope.ts';
+import { liftScope, rollupScope } from '../lifts/scope.ts';
 import { userLanguage } from '../commands/service.ts';
 
 /** Below this battery voltage a lift needs attention (a 24 V pack near its cut-off). */
 export const LOW_BATTERY_VOLTS = 22.5;
 const ATTENTION_LIMIT = 20;
+const ROLLUP_INTERVAL_MS = 10 * 60_000;
 
 /** Fleet dashboards: counts, lifts needing attention, recent events, trips and faults. */
 const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app.database;
+  const job = setInterval(() => {
+    recomputeTrips30d(sql).catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'trips rollup failed'));
+  }, ROLLUP_INTERVAL_MS);
+  app.addHook('onClose', async () => clearInterval(job));
 
   app.get('/auth/access/dashboard/workplace', { config: { access: 'dashboard.query' } }, async (request) => {
     const scope = liftScope(request.auth!, 1);
@@ -50,11 +55,10 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     const p = scope.param ? [scope.param] : [];
     const today = `(now() at time zone 'utc')::date`;
     const trips30d = await sql.query<{ day: string; trips: string }>(
-      `select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(s.trips), 0) as trips
+      `select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(f.trips, 0) as trips
          from generate_series(${today} - 29, ${today}, interval '1 day') as d(day)
-         left join (select s.day, s.trips from lift_daily_stats s join lifts l on l.id = s.lift_id where ${scope.where} and s.day > ${today} - 30) s on s.day = d.day::date
-        group by d.day order by d.day`,
-      p,
+         left join fleet_daily_stats f on f.scope = $1 and f.day = d.day::date order by d.day`,
+      [rollupScope(request.auth!)],
     );
     const [ratio] = await sql.query<{ total: string; online: string }>(`select count(*) as total, count(*) filter (where online) as online from lifts l where ${scope.where}`, p);
     const faults = (hours: number) =>
@@ -65,8 +69,8 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     const [faults24h, faults7d] = [await faults(24), await faults(24 * 7)];
     const top = await sql.query<{ liftId: string; deviceNo: string | null; alias: string; trips: string }>(
-      `select l.id as "liftId", l.device_no as "deviceNo", l.alias, sum(s.trips) as trips from lift_daily_stats s join lifts l on l.id = s.lift_id
-        where s.day > ${today} - 30 and ${scope.where} group by l.id order by trips desc limit 10`,
+      `select l.id as "liftId", l.device_no as "deviceNo", l.alias, l.trips_30d as trips from lifts l
+        where ${scope.where} and l.trips_30d > 0 order by l.trips_30d desc limit 10`,
       p,
     );
     const total = Number(ratio!.total);
@@ -81,5 +85,17 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   });
 };
+
+/**
+ * Recomputes each lift's 30-day trips (ingest only adds, so days falling out of the window
+ * are taken off here). Runs on every instance; the result is the same whoever runs it.
+ */
+export async function recomputeTrips30d(sql: import('../../db/client.ts').SqlExecutor): Promise<void> {
+  await sql.query(
+    `update lifts l set trips_30d = x.t from (
+       select l2.id, coalesce((select sum(trips) from lift_daily_stats d where d.lift_id = l2.id and d.day > (now() at time zone 'utc')::date - 30), 0) as t from lifts l2
+     ) x where x.id = l.id and l.trips_30d <> x.t`,
+  );
+}
 
 export default dashboardRoutes;

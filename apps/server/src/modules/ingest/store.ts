@@ -89,23 +89,52 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
     await clearAlerts(tx, revived.map((r) => r.id), 'offline');
   }
 
-  // Run log: one multi-row insert; conflicts are messages already stored.
+  // Run log: new entries get their lift's next ordinals (lifts locked, so concurrent batches
+  // on two instances number them in turn), then one multi-row insert. A message stored
+  // before is recognised by (lift, seq) and skipped.
   const events = batch.filter((m): m is Extract<UplinkMessage, { kind: 'event' }> => m.kind === 'event');
   if (events.length) {
-    const inserted = await tx.query<{ id: string; lift_id: string; seq: string; ts: Date; code: string; floor: number | null; fault: boolean }>(
-      `insert into lift_events (lift_id, seq, ts, code, fault, floor)
-       select * from unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::text[], $5::boolean[], $6::integer[])
-       on conflict (lift_id, seq) do nothing
-       returning id, lift_id, seq, ts, code, floor, fault`,
-      [
-        events.map((e) => e.liftId),
-        events.map((e) => e.message.seq),
-        events.map((e) => e.message.ts),
-        events.map((e) => e.message.code),
-        events.map((e) => isFault(e.message.code)),
-        events.map((e) => e.message.floor ?? null),
-      ],
+    const liftIds = [...new Set(events.map((e) => e.liftId))];
+    const totals = await tx.query<{ id: string; events_total: string }>(`select id, events_total from lifts where id = any($1::uuid[]) order by id for update`, [liftIds]);
+    const stored = await tx.query<{ lift_id: string; seq: string }>(
+      `select e.lift_id, e.seq from lift_events e join unnest($1::uuid[], $2::bigint[]) as v(lift_id, seq) on e.lift_id = v.lift_id and e.seq = v.seq`,
+      [events.map((e) => e.liftId), events.map((e) => e.message.seq)],
     );
+    const seen = new Set(stored.map((r) => `${r.lift_id}|${r.seq}`));
+    const next = new Map(totals.map((r) => [r.id, Number(r.events_total)]));
+    const fresh = events
+      .filter((e) => {
+        const key = `${e.liftId}|${e.message.seq}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .sort((a, b) => a.message.seq - b.message.seq);
+    const ordinals = fresh.map((e) => {
+      const n = next.get(e.liftId)! + 1;
+      next.set(e.liftId, n);
+      return n;
+    });
+    const inserted = fresh.length
+      ? await tx.query<{ id: string; lift_id: string; seq: string; ts: Date; code: string; floor: number | null; fault: boolean }>(
+          `insert into lift_events (lift_id, seq, n, ts, code, fault, floor)
+           select * from unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[])
+           returning id, lift_id, seq, ts, code, floor, fault`,
+          [
+            fresh.map((e) => e.liftId),
+            fresh.map((e) => e.message.seq),
+            ordinals,
+            fresh.map((e) => e.message.ts),
+            fresh.map((e) => e.message.code),
+            fresh.map((e) => isFault(e.message.code)),
+            fresh.map((e) => e.message.floor ?? null),
+          ],
+        )
+      : [];
+    if (inserted.length) {
+      const changed = [...next].filter(([id, n]) => Number(totals.find((t) => t.id === id)!.events_total) !== n);
+      await tx.query(`update lifts l set events_total = v.n from unnest($1::uuid[], $2::bigint[]) as v(id, n) where l.id = v.id`, [changed.map((c) => c[0]), changed.map((c) => c[1])]);
+    }
     const trips = new Map<string, { liftId: string; day: string; n: number }>();
     for (const r of inserted) {
       const ts = new Date(r.ts).toISOString();
@@ -125,8 +154,16 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
         params,
       );
       await tx.query(
-        `update lifts l set trips_total = trips_total + v.n
+        `update lifts l set trips_total = trips_total + v.n, trips_30d = trips_30d + v.n
            from (select id, sum(n) as n from unnest($1::uuid[], $2::date[], $3::integer[]) as t(id, day, n) group by id) v where l.id = v.id`,
+        params,
+      );
+      await tx.query(
+        `insert into fleet_daily_stats (scope, day, trips)
+         select s.scope, t.day, sum(t.n) from unnest($1::uuid[], $2::date[], $3::integer[]) as t(id, day, n) join lifts l on l.id = t.id
+           cross join lateral (values ('all'), ('m:' || l.manufacturer_org_id::text), ('o:' || l.operator_org_id::text)) as s(scope)
+          where s.scope is not null group by s.scope, t.day
+         on conflict (scope, day) do update set trips = fleet_daily_stats.trips + excluded.trips`,
         params,
       );
     }

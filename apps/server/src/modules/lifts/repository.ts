@@ -74,21 +74,36 @@ export async function liftInfo(sql: SqlExecutor, liftId: string): Promise<LiftIn
   };
 }
 
+/**
+ * A page of a lift's run log, newest first. Unfiltered, page p is a range of the lift's
+ * entry ordinals, so every page costs the same however deep it is; filtered pages walk
+ * the lift's (fault) index with an offset.
+ */
 export async function runLog(sql: SqlExecutor, q: z.infer<typeof runLogQuerySchema>, lang: string, limit = q.pageSize, offset = (q.page - 1) * q.pageSize): Promise<{ list: RunLogEntry[]; total: number }> {
-  const params: unknown[] = [q.liftId];
-  const where = ['lift_id = $1'];
-  if (q.from) where.push(`ts >= $${params.push(q.from)}`);
-  if (q.to) where.push(`ts <= $${params.push(q.to)}`);
-  if (q.codes) where.push(`code = any($${params.push(q.codes.split(','))}::text[])`);
-  if (q.class) where.push(`fault = $${params.push(q.class === 'fault')}`);
-  const cond = where.join(' and ');
-  const [count] = await sql.query<{ n: string }>(`select count(*) as n from lift_events where ${cond}`, params);
-  const rows = await sql.query<{ id: string; ts: Date; code: string; fault: boolean; floor: number | null }>(
-    `select id, ts, code, fault, floor from lift_events where ${cond} order by ts desc, id desc limit $${params.length + 1} offset $${params.length + 2}`,
-    [...params, limit, offset],
-  );
+  type Row = { id: string; ts: Date; code: string; fault: boolean; floor: number | null };
+  const columns = 'id, ts, code, fault, floor';
+  const filtered = q.from || q.to || q.codes || q.class;
+  let total: number;
+  let rows: Row[];
+  if (!filtered) {
+    const [lift] = await sql.query<{ n: string }>(`select events_total as n from lifts where id = $1`, [q.liftId]);
+    total = Number(lift?.n ?? 0);
+    const high = total - offset;
+    rows = await sql.query<Row>(`select ${columns} from lift_events where lift_id = $1 and n <= $2 and n > $3 order by n desc`, [q.liftId, high, high - limit]);
+  } else {
+    const params: unknown[] = [q.liftId];
+    const where = ['lift_id = $1'];
+    if (q.from) where.push(`ts >= $${params.push(q.from)}`);
+    if (q.to) where.push(`ts <= $${params.push(q.to)}`);
+    if (q.codes) where.push(`code = any($${params.push(q.codes.split(','))}::text[])`);
+    if (q.class) where.push(`fault = $${params.push(q.class === 'fault')}`);
+    const cond = where.join(' and ');
+    const [count] = await sql.query<{ n: string }>(`select count(*) as n from lift_events where ${cond}`, params);
+    total = Number(count!.n);
+    rows = await sql.query<Row>(`select ${columns} from lift_events where ${cond} order by n desc limit $${params.length + 1} offset $${params.length + 2}`, [...params, limit, offset]);
+  }
   return {
-    total: Number(count!.n),
+    total,
     list: rows.map((r) => ({ id: Number(r.id), ts: new Date(r.ts).toISOString(), code: r.code, text: eventText(r.code, lang), fault: r.fault, floor: r.floor })),
   };
 }

@@ -15,6 +15,13 @@ export function liftScope(auth: AuthContext, n: number): { where: string; param:
   return { where: `l.operator_org_id = $${n}::uuid`, param: auth.orgId };
 }
 
+/** The key of the caller's rows in `fleet_daily_stats`, or null when they see no lifts. */
+export function rollupScope(auth: AuthContext): string | null {
+  if (auth.roleType === 'admin') return 'all';
+  if (!auth.orgId) return null;
+  return `${auth.orgKind === 'manufacturer' ? 'm' : 'o'}:${auth.orgId}`;
+}
+
 export interface OwnedLift {
   id: string;
   device_no: string | null;

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openPostgres, type Database } from '../src/db/client.ts';
+import { spawnSimulator } from '../src/modules/lifts/demo-fleet.ts';
+import { ADMIN_PASSWORD, body, client, login } from './helpers.ts';
+import { mosquittoMissing, startMosquitto, type PrivateMosquitto } from './support/mosquitto.ts';
+import { privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } from './support/postgres.ts';
+import { TcpProxy } from './support/tcp-proxy.ts';
+import { provisionLifts, type ProvisionedLift } from './support/fleet.ts';
+import { EventStream } from './support/event-stream.ts';
+import { until } from './support/ports.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Faults in production mode: the broker restarts, PostgreSQL restarts, the database link
+ * is cut, a lift's link dies silently. Through each, lifts keep publishing; afterwards
+ * every event the broker accepted is stored exactly once, and /health said what was down.
+ */
+const skip = mosquittoMissing ?? privatePostgresMissing;
+if (skip) console.warn(`fault tests skipped: ${skip}`);
+
+const HEARTBEAT_SECONDS = 6;
+
+describe.skipIf(skip !== null)('faults on Mosquitto and PostgreSQL', () => {
+  let broker: PrivateMosquitto;
+  let pg: PrivatePostgres;
+  let dbLink: TcpProxy;
+  let app: FastifyInstance;
+  let database: Database;
+  let dataDir: string;
+  let publishers: ProvisionedLift[];
+  let nextSeq = 1_000;
+
+  const health = async () => {
+    const res = await app.inject({ method: 'GET', url: '/health' });
+    return { status: res.statusCode, checks: body<Record<string, string>>(res).result };
+  };
+
+  /** Streams events through `fault`, then checks exactly-once storage and that ingest recovered. */
+  async function streamThrough(fault: () => Promise<void>) {
+    const stream = await new EventStream(broker.url, publishers, (nextSeq += 100_000)).connect();
+    stream.start(20);
+    await until('some events accepted', () => stream.acceptedCount > 50, 10_000);
+    await fault();
+    await new Promise((r) => setTimeout(r, 1_000));
+    await stream.stop();
+    const result = await stream.verify(database.sql);
+    await stream.close();
+    return result;
+  }
+
+  beforeAll(async () => {
+    broker = await startMosquitto();
+    pg = await startPrivatePostgres();
+    dbLink = await new TcpProxy(pg.port).listen();
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-faults-'));
+    const config = loadConfig({
+      ...broker.env,
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${dbLink.port}/postgres`,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      SIMULATOR: '0',
+      LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      LOG_LEVEL: 'silent',
+      HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+      COMMAND_WAIT_MS: '2000',
+    });
+    app = await buildApp({ config, logger: false });
+    await app.ready();
+    // The test reads the database directly, not through the link it cuts.
+    database = await openPostgres(pg.url);
+    publishers = await provisionLifts(database.sql, 'FLT', 3);
+    for (const l of publishers) await app.brokerAdmin!.setDeviceCredential(l.deviceNo, l.secret);
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    await dbLink?.close();
+    await pg?.destroy();
+    await broker?.destroy();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('loses and doubles nothing when the broker restarts mid-stream, and /health shows the broker down meanwhile', async () => {
+    const result = await streamThrough(async () => {
+      await broker.stop();
+      const during = await until('broker reported down', async () => {
+        const h = await health();
+        return h.checks.broker === 'down' && h;
+      });
+      expect(during.status).toBe(503);
+      await new Promise((r) => setTimeout(r, 1_000));
+      await broker.restart();
+      await until('broker reported up', async () => (await health()).status === 200, 20_000);
+    });
+    expect(result.accepted).toBeGreaterThan(100);
+    expect(result).toMatchObject({ missing: 0, unexpected: 0, tripMismatch: [] });
+  }, 120_000);
+
+  it('loses and doubles nothing when PostgreSQL restarts mid-stream, and /health shows the database down meanwhile', async () => {
+    const result = await streamThrough(async () => {
+      await pg.stop();
+      const during = await until('database reported down', async () => {
+        const h = await health();
+        return h.checks.database === 'down' && h;
+      });
+      expect(during).toMatchObject({ status: 503, checks: { broker: 'up' } });
+      // Lifts go on publishing into the outage: the broker holds what ingest has not acknowledged.
+      await new Promise((r) => setTimeout(r, 3_000));
+      await pg.start();
+      await until('database reported up', async () => (await health()).status === 200, 20_000);
+    });
+    expect(result.accepted).toBeGreaterThan(100);
+    expect(result).toMatchObject({ missing: 0, unexpected: 0, tripMismatch: [] });
+  }, 120_000);
+
+  it('loses and doubles nothing when the database link is cut for a few seconds, and recovers by itself', async () => {
+    const result = await streamThrough(async () => {
+      dbLink.cut();
+      const during = await until('database reported down', async () => {
+        const h = await health();
+        return h.checks.database === 'down' && h;
+      });
+      expect(during.status).toBe(503);
+      await new Promise((r) => setTimeout(r, 3_000));
+      dbLink.restore();
+      await until('database reported up', async () => (await health()).status === 200, 20_000);
+    });
+    expect(result.accepted).toBeGreaterThan(100);
+    expect(result).toMatchObject({ missing: 0, unexpected: 0, tripMismatch: [] });
+  }, 120_000);
+
+  it('shows a lift whose link dies offline within its heartbeat window; commands meanwhile are refused or expire, never run later', async () => {
+    const [lift] = await provisionLifts(database.sql, 'GONE', 1);
+    await app.brokerAdmin!.setDeviceCredential(lift!.deviceNo, lift!.secret);
+    const liftLink = await new TcpProxy(broker.port).listen();
+    const sim = spawnSimulator([{ deviceNo: lift!.deviceNo, secret: lift!.secret, kind: lift!.kind, floors: lift!.floors }], `mqtt://127.0.0.1:${liftLink.port}`, () => {}, ['--status-interval', '1', '--activity', '0', '--fault-rate', '0']);
+    try {
+      await sim.ready;
+      const admin = client(app, await login(app, 'admin', ADMIN_PASSWORD));
+      const info = async () => body(await admin.post('/auth/access/lift/getInfo', { liftId: lift!.id })).result;
+      await until('lift online with a status', async () => {
+        const i = await info();
+        return i.lift.online && i.lift.floor === 1;
+      });
+
+      // The link dies without a goodbye: the broker sees nothing for a while, the lift's messages stop.
+      liftLink.freeze();
+      // Sent before anyone can know: it waits in the broker, times out here, and expires.
+      const early = await admin.post('/auth/access/lift/control', { liftId: lift!.id, command: 'summon', args: { floor: 2 } });
+      expect(body(early).code).toBe('lift.timeout');
+      // Within the heartbeat window plus one sweep (a third of it) and the command's own wait.
+      await until('lift offline', async () => !(await info()).lift.online, (HEARTBEAT_SECONDS + HEARTBEAT_SECONDS / 3 + 1) * 1000);
+
+      const refused = await admin.post('/auth/access/lift/control', { liftId: lift!.id, command: 'summon', args: { floor: 2 } });
+      expect(refused.statusCode).toBe(503);
+      expect(body(refused)).toMatchObject({ code: 'lift.offline', result: { state: 'failed', reason: 'offline' } });
+
+      // The link heals: the lift gets the old command, refuses it as expired, and never moves.
+      liftLink.restore();
+      await until('lift back online', async () => (await info()).lift.online, 20_000);
+      // Long enough for a summon to start if the lift had taken the stale command.
+      await new Promise((r) => setTimeout(r, 3_000));
+      const [stale] = await database.sql.query<{ state: string }>(`select state from lift_commands where id = $1`, [body(early).result.commandId]);
+      expect(stale!.state).toBe('timeout');
+      expect((await info()).lift.floor).toBe(1);
+      expect(await database.sql.query(`select code from lift_events where lift_id = $1 and (code like 'RZY%' or code like 'RZG%')`, [lift!.id])).toEqual([]);
+    } finally {
+      sim.child.kill('SIGTERM');
+      await liftLink.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MqttClient } from 'mqtt';
+import { openPostgres, type Database } from '../src/db/client.ts';
+import { mosquittoMissing, startMosquitto, type PrivateMosquitto } from './support/mosquitto.ts';
+import { createDatabase, privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } from './support/postgres.ts';
+import { signIn, startServerProcess, type ServerProcess } from './support/server-process.ts';
+import { provisionLifts, type ProvisionedLift } from './support/fleet.ts';
+import { brokerAdminFor } from './support/broker-admin.ts';
+import { connectLift, publishEvent } from './support/lift-client.ts';
+import { openLiveSocket } from './support/live-socket.ts';
+import { until } from './support/ports.ts';
+import { ADMIN_PASSWORD } from './helpers.ts';
+
+/**
+ * Production layout in miniature: two server processes sharing one PostgreSQL and one
+ * Mosquitto (dynamic security), with a simulated demo fleet and bare lift connections.
+ */
+const skip = mosquittoMissing ?? (process.env.TEST_DATABASE_URL ? null : privatePostgresMissing);
+if (skip) console.warn(`two-instance tests skipped: ${skip}`);
+
+describe.skipIf(skip !== null)('two server instances on one PostgreSQL and one Mosquitto', () => {
+  let broker: PrivateMosquitto;
+  let privatePg: PrivatePostgres | undefined;
+  let db: { url: string; drop: () => Promise<void> };
+  let database: Database;
+  let one: ServerProcess;
+  let two: ServerProcess;
+  let token: string;
+  let bare: ProvisionedLift[];
+  const lifts: MqttClient[] = [];
+  let demoId: string;
+
+  beforeAll(async () => {
+    broker = await startMosquitto();
+    let adminUrl = process.env.TEST_DATABASE_URL;
+    if (!adminUrl) {
+      privatePg = await startPrivatePostgres();
+      adminUrl = privatePg.url;
+    }
+    db = await createDatabase(adminUrl);
+    const env = { ...broker.env, DATABASE_URL: db.url, HEARTBEAT_SECONDS: '20', COMMAND_WAIT_MS: '60000', RATE_LIMIT_MAX: '400' };
+    // Instance one migrates the database and runs the demo fleet (registered with Mosquitto through app.brokerAdmin).
+    one = await startServerProcess({ ...env, INSTANCE_ID: 'one', SIMULATOR: '2' });
+    two = await startServerProcess({ ...env, INSTANCE_ID: 'two' });
+    database = await openPostgres(db.url);
+    const registrar = await brokerAdminFor(broker);
+    bare = await provisionLifts(database.sql, 'TWO', 4);
+    for (const l of bare) await registrar.admin.setDeviceCredential(l.deviceNo, l.secret);
+    await registrar.close();
+    token = await signIn(one);
+    const [demo] = await database.sql.query<{ id: string }>(`select id from lifts where device_no = 'DEMO-0001'`);
+    demoId = demo!.id;
+    await until('demo lift online', async () => (await one.api('POST', '/auth/access/lift/getInfo', { liftId: demoId }, token)).body.result?.lift.online === true, 60_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(lifts.map((l) => l.endAsync(true).catch(() => {})));
+    await one?.stop();
+    await two?.stop();
+    await database?.close();
+    await db?.drop().catch(() => {});
+    await privatePg?.destroy();
+    await broker?.destroy();
+  });
+
+  it('stores each lift message exactly once, whichever instance takes it', async () => {
+    const perLift = 300;
+    await Promise.all(
+      bare.map(async (lift) => {
+        const c = await connectLift(broker.url, lift.deviceNo, lift.secret);
+        lifts.push(c);
+        await Promise.all(Array.from({ length: perLift }, (_, i) => publishEvent(c, lift.deviceNo, 10_000 + i, 'RZGU')));
+      }),
+    );
+    const ids = bare.map((l) => l.id);
+    await until(
+      'all events stored',
+      async () => Number((await database.sql.query<{ n: string }>('select count(*) as n from lift_events where lift_id = any($1::uuid[])', [ids]))[0]!.n) === bare.length * perLift,
+      30_000,
+    );
+    // Each event is a trip start: a message handled twice would count its trip twice.
+    const rows = await database.sql.query<{ device_no: string; trips_total: string; events: string }>(
+      `select l.device_no, l.trips_total, (select count(*) from lift_events e where e.lift_id = l.id) as events from lifts l where l.id = any($1::uuid[]) order by l.device_no`,
+      [ids],
+    );
+    expect(rows.map((r) => [r.device_no, Number(r.trips_total), Number(r.events)])).toEqual(bare.map((l) => [l.deviceNo, perLift, perLift]));
+  });
+
+  it('shows a browser on instance one the live changes of a command sent through instance two, and answers on instance two', async () => {
+    const live = await openLiveSocket(one.url, token);
+    await live.next('ready', (m) => m.type === 'ready');
+    live.send({ type: 'subscribe', liftIds: [demoId] });
+    await live.next('subscribed', (m) => m.type === 'subscribed' && m.liftIds.includes(demoId));
+    const tokenTwo = await signIn(two);
+    const info = (await two.api('POST', '/auth/access/lift/getInfo', { liftId: demoId }, tokenTwo)).body.result;
+    const target = info.lift.floor === 2 ? 1 : 2;
+    // COMMAND_WAIT_MS is 60 s: only the live bus (the answer may be ingested by instance one) ends the wait in time.
+    const res = await two.api('POST', '/auth/access/lift/control', { liftId: demoId, command: 'summon', args: { floor: target } }, tokenTwo);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(['accepted', 'done']).toContain(res.body.result.state);
+    const commandId = res.body.result.commandId;
+    await live.next('command accepted', (m) => m.type === 'command' && m.commandId === commandId && m.state === 'accepted');
+    await live.next(`RZY${target}`, (m) => m.type === 'event' && m.liftId === demoId && m.code === `RZY${target}`);
+    await live.next('status while moving', (m) => m.type === 'status' && m.liftId === demoId && m.status.targetFloor === target);
+    await live.next(`RZD${target}`, (m) => m.type === 'event' && m.liftId === demoId && m.code === `RZD${target}`, 90_000);
+    await live.next('command done', (m) => m.type === 'command' && m.commandId === commandId && m.state === 'done');
+    live.close();
+
+    // More answers through both instances: every one reaches the instance whose request waits.
+    for (const [server, t] of [[one, token], [two, tokenTwo], [one, token], [two, tokenTwo]] as const) {
+      for (const on of [true, false]) {
+        const r = await server.api('POST', '/auth/access/lift/control', { liftId: demoId, command: 'lock', args: { on } }, t);
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        expect(r.body.result.state).toBe('done');
+      }
+    }
+  }, 120_000);
+
+  it('shares sessions: signed in on one, used and signed out on two, refused on one', async () => {
+    const t = await signIn(one);
+    expect((await two.api('GET', '/auth/access/info', undefined, t)).status).toBe(200);
+    expect((await two.api('POST', '/auth/access/logout', {}, t)).status).toBe(200);
+    expect((await one.api('GET', '/auth/access/info', undefined, t)).status).toBe(401);
+  });
+
+  it('shares the sign-in throttle: failures on both instances add up', async () => {
+    const attempt = (server: ServerProcess) => server.api('POST', '/auth/access/login', { username: 'admin', password: 'wrong-password-1' });
+    for (const server of [one, two, one, two, one]) expect((await attempt(server)).status).toBe(401);
+    // The sixth failure, on the other instance, blocks the account everywhere.
+    await attempt(two);
+    const blocked = await attempt(one);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.code).toBe('auth.tooManyAttempts');
+    expect((await two.api('POST', '/auth/access/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(429);
+    await database.sql.query(`delete from auth_throttle`);
+  });
+
+  it('shares the global rate limit: requests to both instances count together', async () => {
+    const hit = (server: ServerProcess) => fetch(`${server.url}/auth/public/site`).then((r) => r.status);
+    // 400 a minute per address; earlier tests used part of it. Spend the rest on both instances.
+    const statuses: number[] = [];
+    for (let i = 0; i < 210; i++) statuses.push(await hit(one), await hit(two));
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(400);
+    expect(statuses.slice(-2)).toEqual([429, 429]);
+    // Instance two alone has seen about 210: it refuses only because the counts are shared.
+    expect(statuses.filter((s, i) => i % 2 === 1 && s === 200).length).toBeLessThan(210);
+  }, 60_000);
+});
