@@ -3,6 +3,7 @@ import { eventText } from '@liftlink/protocol';
 import { ok } from '../../lib/errors.ts';
 import { liftScope, rollupScope } from '../lifts/scope.ts';
 import { userLanguage } from '../commands/service.ts';
+import type { SqlExecutor } from '../../db/client.ts';
 
 /** Below this battery voltage a lift needs attention (a 24 V pack near its cut-off). */
 export const LOW_BATTERY_VOLTS = 22.5;
@@ -90,7 +91,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
  * Recomputes each lift's 30-day trips (ingest only adds, so days falling out of the window
  * are taken off here). Runs on every instance; the result is the same whoever runs it.
  */
-export async function recomputeTrips30d(sql: import('../../db/client.ts').SqlExecutor): Promise<void> {
+export async function recomputeTrips30d(sql: SqlExecutor): Promise<void> {
   await sql.query(
     `update lifts l set trips_30d = x.t from (
        select l2.id, coalesce((select sum(trips) from lift_daily_stats d where d.lift_id = l2.id and d.day > (now() at time zone 'utc')::date - 30), 0) as t from lifts l2
