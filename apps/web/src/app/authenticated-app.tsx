@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { App } from 'antd';
+import { useFeedback } from '../lib/feedback.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -19,7 +20,7 @@ import { BasicLayout } from './layout/basic-layout.tsx';
  */
 export default function AuthenticatedApp() {
   const { t } = useTranslation();
-  const { notification } = App.useApp();
+  const { notification } = useFeedback();
   const navigate = useNavigate();
   const location = useLocation();
   const query = useQuery(userInfoQuery);
@@ -83,7 +84,10 @@ export default function AuthenticatedApp() {
   if (!session) return <PageLoading />;
   return (
     <SessionContext.Provider value={session}>
-      <BasicLayout />
+      {/* antd's App gives the shell's pages message, notification and modal hooks. */}
+      <App notification={{ placement: 'topRight' }}>
+        <BasicLayout />
+      </App>
     </SessionContext.Provider>
   );
 }

@@ -1,19 +1,32 @@
-import { useEffect, type ReactNode } from 'react';
-import { App, ConfigProvider, theme } from 'antd';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { ConfigProvider, message, notification } from 'antd';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { setFeedback } from '../lib/feedback.ts';
+import { FeedbackContext, setFeedback, type Feedback } from '../lib/feedback.ts';
 import { useLanguage } from '../lib/i18n/language.ts';
 import { useLayoutSettings } from '../lib/layout-settings.ts';
 import { queryClient } from '../lib/query-client.ts';
 
-/** Hands antd's themed message / notification / modal to code outside React. */
-function FeedbackBridge() {
-  const api = App.useApp();
+/** Themed message and notification for the whole app, also handed to code outside React. */
+function FeedbackProvider({ children }: { children: ReactNode }) {
+  const [messageApi, messageHolder] = message.useMessage();
+  const [notificationApi, notificationHolder] = notification.useNotification({
+    placement: 'topRight',
+  });
+  const value = useMemo<Feedback>(
+    () => ({ message: messageApi, notification: notificationApi }),
+    [messageApi, notificationApi],
+  );
   useEffect(() => {
-    setFeedback(api);
+    setFeedback(value);
     return () => setFeedback(null);
-  }, [api]);
-  return null;
+  }, [value]);
+  return (
+    <FeedbackContext.Provider value={value}>
+      {messageHolder}
+      {notificationHolder}
+      {children}
+    </FeedbackContext.Provider>
+  );
 }
 
 export function AppProviders({ children }: { children: ReactNode }) {
@@ -27,15 +40,11 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider
       locale={antdLocale}
-      theme={{
-        algorithm: theme.defaultAlgorithm,
-        token: { colorPrimary: settings.primaryColor, borderRadius: 6 },
-      }}
+      theme={{ token: { colorPrimary: settings.primaryColor, borderRadius: 6 } }}
     >
-      <App notification={{ placement: 'topRight' }}>
-        <FeedbackBridge />
+      <FeedbackProvider>
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </App>
+      </FeedbackProvider>
     </ConfigProvider>
   );
 }

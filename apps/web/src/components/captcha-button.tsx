@@ -1,7 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { App, Button, Form, Input, type FormInstance } from 'antd';
+import { Button, Form, type FormInstance } from 'antd';
+import Input from 'antd/es/input/Input';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
+import { useFeedback } from '../lib/feedback.ts';
 import { SMS_RESEND_MS } from '@liftlink/protocol';
 import { http } from '../lib/http.ts';
 import { errorMessage } from '../lib/form-errors.ts';
@@ -18,7 +20,7 @@ export function CaptchaButton({
   className?: string;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [secondsLeft, setSecondsLeft] = useState(0);
   const [sending, setSending] = useState(false);
 

@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
-import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
-import { LanguageSelect } from '../../components/language-select.tsx';
+import { LanguageSwitch } from '../../components/language-switch.tsx';
 import { copyrightLine, useSiteInfo } from '../../lib/site.ts';
 
 /** Login layout (spec section 2): logo, title, language selector, footer with copyright and filing number. */
@@ -20,7 +19,7 @@ export default function UserLayout() {
   return (
     <div className="user-layout">
       <div className="user-layout-lang">
-        <LanguageSelect />
+        <LanguageSwitch />
       </div>
       <div className="user-layout-content">
         <div className="user-layout-top">
@@ -28,9 +27,9 @@ export default function UserLayout() {
             <img src="/logo.svg" alt="" className="user-layout-logo" width={44} height={44} />
             <span className="user-layout-title">{site.productName}</span>
           </div>
-          <Typography.Paragraph className="user-layout-desc" data-testid="site-description">
+          <p className="user-layout-desc" data-testid="site-description">
             {description}
-          </Typography.Paragraph>
+          </p>
         </div>
         <div className="user-layout-main">
           <Outlet />

@@ -1,8 +1,12 @@
 import { useState } from 'react';
-import { Alert, App, Button, Checkbox, Form, Input, Space, Tabs } from 'antd';
+import { Alert, Button, Checkbox, Form } from 'antd';
+// Single components, not `Input` with TextArea, OTP and Search attached: a smaller sign-in download.
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { LockOutlined, MobileOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useFeedback } from '../../../lib/feedback.ts';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { loginMobileSchema, loginPasswordSchema, type LoginRequest } from '@liftlink/protocol';
 import { CaptchaField } from '../../../components/captcha-button.tsx';
@@ -14,6 +18,7 @@ import { useSiteInfo } from '../../../lib/site.ts';
 import { hasToken, setToken } from '../../../lib/token.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { authApi } from '../api/auth-api.ts';
+import { LoginTabs } from './login-tabs.tsx';
 
 type LoginTab = 'account' | 'mobile';
 
@@ -35,7 +40,7 @@ const rules = {
 /** Sign-in (spec sections 2, 8): account and password, or mobile number and texted code. */
 export default function LoginPage() {
   const { t } = useTranslation();
-  const { notification } = App.useApp();
+  const { notification } = useFeedback();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
@@ -138,11 +143,10 @@ export default function LoginPage() {
         onFinish={(values) => void onFinish(values)}
         data-testid="login-form"
       >
-        <Tabs
-          centered
-          activeKey={tab}
+        <LoginTabs<LoginTab>
+          active={tab}
           onChange={(key) => {
-            setTab(key as LoginTab);
+            setTab(key);
             setFailure(null);
           }}
           items={[
@@ -171,7 +175,7 @@ export default function LoginPage() {
               />
             </Form.Item>
             <Form.Item name="password" rules={rules.password}>
-              <Input.Password
+              <Password
                 prefix={<LockOutlined />}
                 placeholder={t('login.password.placeholder')}
                 autoComplete="current-password"
@@ -216,14 +220,14 @@ export default function LoginPage() {
         </Form.Item>
         <div className="login-form-row">
           {site.providers.length > 0 ? (
-            <Space wrap size={4}>
+            <span className="login-providers">
               <span>{t('login.otherProviders')}</span>
               {site.providers.map((provider) => (
                 <a key={provider} href={`/auth/oauth/${encodeURIComponent(provider)}`}>
                   {provider}
                 </a>
               ))}
-            </Space>
+            </span>
           ) : (
             <span />
           )}

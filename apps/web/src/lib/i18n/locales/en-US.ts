@@ -225,6 +225,7 @@ const enUS: Record<TranslationKey, string> = {
   'validation.latitude': 'Latitude must be between -90 and 90',
   'validation.longitude': 'Longitude must be between -180 and 180',
   'validation.iccid': 'The ICCID is not valid',
+  'validation.outsideChannel': 'The register must be within {{min}}–{{max}}',
   'errors.ok': 'OK',
   'errors.validation.failed': 'The request is not valid',
   'errors.request.malformed': 'The request body is not valid JSON',

@@ -224,6 +224,7 @@ const ruRU: Record<TranslationKey, string> = {
   'validation.latitude': 'Широта должна быть от -90 до 90',
   'validation.longitude': 'Долгота должна быть от -180 до 180',
   'validation.iccid': 'Неверный ICCID',
+  'validation.outsideChannel': 'Регистр должен быть в пределах {{min}}–{{max}}',
   'errors.ok': 'Готово',
   'errors.validation.failed': 'Запрос содержит ошибки',
   'errors.request.malformed': 'Тело запроса не является корректным JSON',

@@ -221,6 +221,7 @@ const zhCN = {
   'validation.latitude': '纬度应在 -90 到 90 之间',
   'validation.longitude': '经度应在 -180 到 180 之间',
   'validation.iccid': 'ICCID 格式错误',
+  'validation.outsideChannel': '寄存器应在 {{min}}–{{max}} 范围内',
   'errors.ok': '成功',
   'errors.validation.failed': '提交的数据无效',
   'errors.request.malformed': '请求内容不是有效的 JSON',
