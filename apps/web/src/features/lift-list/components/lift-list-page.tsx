@@ -1,6 +1,307 @@
-import { ComingSoon } from '../../../components/coming-soon.tsx';
+import { useState } from 'react';
+import { App, Button, Card, Input, Select, Space, Table, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import { EditOutlined, EnvironmentOutlined, ReloadOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { DEVICE_KINDS, type LiftListItem } from '@liftlink/protocol';
+import { LoadError } from '../../../components/charts/data-state.tsx';
+import { PageContainer } from '../../../components/page-container.tsx';
+import { useAccess } from '../../../lib/access.tsx';
+import { errorMessage } from '../../../lib/form-errors.ts';
+import {
+  INITIAL_LIFT_QUERY,
+  liftsApi,
+  useLiftEdit,
+  useLiftPage,
+  type LiftListQuery,
+  type LiftSortKey,
+  type LiftStateFilter,
+} from '../api/lifts-api.ts';
+import { FaultTag, LocationMissingTag, ModeTag, NoDeviceNoTag, OnlineBadge } from './lift-tags.tsx';
+import { LocationModal } from './location-modal.tsx';
+import { useFleetPatches } from './use-fleet-patches.ts';
+import './lift-list.css';
 
-/** Placeholder until the lift screens land (their own issue replaces this page). */
+const SORTABLE: ReadonlySet<string> = new Set<LiftSortKey>([
+  'deviceNo',
+  'alias',
+  'kind',
+  'online',
+  'floor',
+]);
+
+function AliasCell({ lift, editable }: { lift: LiftListItem; editable: boolean }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const save = useLiftEdit(liftsApi.updateAlias);
+  const onChange = (value: string) => {
+    const alias = value.trim();
+    if (alias === lift.alias) return;
+    save.mutate(
+      { liftId: lift.id, alias },
+      {
+        onSuccess: () => void message.success(t('lift.alias.saved')),
+        onError: (error) => void message.error(errorMessage(error) ?? t('lift.alias.saveFailed')),
+      },
+    );
+  };
+  return (
+    <Typography.Text
+      className="lift-alias"
+      data-testid={`alias-${lift.id}`}
+      editable={
+        editable
+          ? {
+              onChange,
+              maxLength: 60,
+              tooltip: t('lift.alias.edit'),
+              icon: <EditOutlined aria-label={t('lift.alias.edit')} />,
+              triggerType: ['icon'],
+            }
+          : false
+      }
+    >
+      {save.isPending ? (save.variables?.alias ?? lift.alias) : lift.alias || ''}
+    </Typography.Text>
+  );
+}
+
+/** The fleet list: server-side search, filters, sort and paging; online state and faults live. */
 export default function LiftListPage() {
-  return <ComingSoon titleKey="menu.cloud.liftList" />;
+  const { t } = useTranslation();
+  const can = useAccess();
+  const [query, setQuery] = useState<LiftListQuery>(INITIAL_LIFT_QUERY);
+  const [keyword, setKeyword] = useState('');
+  const [locating, setLocating] = useState<LiftListItem | null>(null);
+  const page = useLiftPage(query);
+  const canEdit = can('lift.edit');
+  useFleetPatches(true);
+
+  const change = (patch: Partial<LiftListQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
+  const sortOrder = (key: LiftSortKey) =>
+    query.sort === key ? (query.order === 'asc' ? 'ascend' : 'descend') : null;
+
+  const columns: ColumnsType<LiftListItem> = [
+    {
+      key: 'deviceNo',
+      title: t('lift.field.deviceNo'),
+      sorter: true,
+      sortOrder: sortOrder('deviceNo'),
+      fixed: 'left',
+      width: 150,
+      render: (_, lift) => (
+        <Link to={`/lift/${lift.id}`} data-testid="lift-link" className="lift-device-no">
+          {lift.deviceNo ?? <NoDeviceNoTag />}
+        </Link>
+      ),
+    },
+    {
+      key: 'alias',
+      title: t('lift.field.alias'),
+      sorter: true,
+      sortOrder: sortOrder('alias'),
+      width: 200,
+      render: (_, lift) => <AliasCell lift={lift} editable={canEdit} />,
+    },
+    {
+      key: 'kind',
+      title: t('lift.field.kind'),
+      sorter: true,
+      sortOrder: sortOrder('kind'),
+      responsive: ['md'],
+      render: (_, lift) => t(`device.kind.${lift.kind}`),
+    },
+    {
+      key: 'online',
+      title: t('lift.field.online'),
+      sorter: true,
+      sortOrder: sortOrder('online'),
+      render: (_, lift) => (
+        <Tooltip
+          title={
+            lift.lastSeenAt
+              ? t('lift.lastSeen', { time: dayjs(lift.lastSeenAt).format('YYYY-MM-DD HH:mm:ss') })
+              : t('lift.neverSeen')
+          }
+        >
+          <span>
+            <OnlineBadge online={lift.online} testId={`online-${lift.id}`} />
+          </span>
+        </Tooltip>
+      ),
+    },
+    {
+      key: 'mode',
+      title: t('lift.field.mode'),
+      responsive: ['md'],
+      render: (_, lift) => <ModeTag mode={lift.mode} />,
+    },
+    {
+      key: 'floor',
+      title: t('lift.field.floor'),
+      sorter: true,
+      sortOrder: sortOrder('floor'),
+      responsive: ['md'],
+      render: (_, lift) =>
+        lift.floor === null ? (
+          <span className="lift-muted">{t('lift.betweenFloors')}</span>
+        ) : (
+          t('lift.floorOf', { floor: lift.floor, floors: lift.floors })
+        ),
+    },
+    {
+      key: 'fault',
+      title: t('lift.field.activeFault'),
+      render: (_, lift) =>
+        lift.activeFault ? (
+          <FaultTag code={lift.activeFault} />
+        ) : (
+          <span className="lift-muted">{t('lift.noFault')}</span>
+        ),
+    },
+    {
+      key: 'firmware',
+      title: t('lift.field.firmware'),
+      responsive: ['lg'],
+      render: (_, lift) => lift.firmware || '—',
+    },
+    {
+      key: 'location',
+      title: t('lift.field.location'),
+      responsive: ['md'],
+      width: 260,
+      render: (_, lift) => (
+        <div className="lift-location-cell">
+          {lift.location.address ? (
+            <span className="lift-location-text">
+              {lift.location.address}
+              {lift.location.site ? (
+                <span className="lift-muted"> · {lift.location.site}</span>
+              ) : null}
+            </span>
+          ) : (
+            <LocationMissingTag />
+          )}
+          {canEdit ? (
+            <Tooltip title={t('lift.location.edit')}>
+              <Button
+                type="text"
+                size="small"
+                icon={<EnvironmentOutlined />}
+                aria-label={t('lift.location.edit')}
+                onClick={() => setLocating(lift)}
+                data-testid={`edit-location-${lift.id}`}
+              />
+            </Tooltip>
+          ) : null}
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer
+      title={t('menu.cloud.liftList')}
+      extra={
+        <Button
+          icon={<ReloadOutlined />}
+          onClick={() => void page.refetch()}
+          loading={page.isFetching}
+        >
+          {t('common.refresh')}
+        </Button>
+      }
+    >
+      <Card>
+        <div className="lift-list-filters">
+          <Input.Search
+            allowClear
+            value={keyword}
+            onChange={(e) => setKeyword(e.target.value)}
+            placeholder={t('lift.list.search')}
+            onSearch={(value) => change({ keyword: value.trim() })}
+            className="lift-list-search"
+            data-testid="lift-search"
+          />
+          <Space wrap>
+            <Select
+              allowClear
+              value={query.kind}
+              placeholder={t('lift.list.allKinds')}
+              onChange={(kind) => change({ kind: kind ?? null })}
+              options={DEVICE_KINDS.map((kind) => ({
+                value: kind,
+                label: t(`device.kind.${kind}`),
+              }))}
+              popupMatchSelectWidth={false}
+              style={{ minWidth: 160 }}
+              data-testid="lift-kind-filter"
+              aria-label={t('lift.field.kind')}
+            />
+            <Select<LiftStateFilter>
+              allowClear
+              value={query.state}
+              placeholder={t('lift.list.allStates')}
+              onChange={(state) => change({ state: state ?? null })}
+              options={(['online', 'offline', 'fault'] as const).map((state) => ({
+                value: state,
+                label: t(`lift.list.state.${state}`),
+              }))}
+              style={{ minWidth: 130 }}
+              data-testid="lift-state-filter"
+              aria-label={t('lift.list.state')}
+            />
+          </Space>
+        </div>
+        {page.isError ? (
+          <LoadError
+            error={page.error}
+            onRetry={() => void page.refetch()}
+            className="lift-panel-alert"
+          />
+        ) : null}
+        <Table<LiftListItem>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={page.data?.list ?? []}
+          loading={page.isFetching && !page.data}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: page.isError ? t('lift.loadFailed') : t('lift.list.empty') }}
+          data-testid="lift-table"
+          rowClassName={(lift) => (lift.activeFault ? 'lift-row-fault' : '')}
+          onChange={(pagination, _filters, sorter) => {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            const key = typeof s?.columnKey === 'string' ? s.columnKey : null;
+            const sorted = key && SORTABLE.has(key) && s?.order;
+            setQuery((q) => {
+              const sort = sorted ? (key as LiftSortKey) : INITIAL_LIFT_QUERY.sort;
+              const order = sorted ? (s.order === 'descend' ? 'desc' : 'asc') : 'asc';
+              const pageSize = pagination.pageSize ?? q.pageSize;
+              const resort = sort !== q.sort || order !== q.order || pageSize !== q.pageSize;
+              return {
+                ...q,
+                sort,
+                order,
+                pageSize,
+                page: resort ? 1 : (pagination.current ?? 1),
+              };
+            });
+          }}
+          pagination={{
+            current: query.page,
+            pageSize: query.pageSize,
+            total: page.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: [10, 20, 50, 100],
+            showTotal: (total) => t('common.total', { total }),
+            responsive: true,
+          }}
+        />
+      </Card>
+      <LocationModal lift={locating} onClose={() => setLocating(null)} />
+    </PageContainer>
+  );
 }

@@ -1,5 +1,6 @@
 import type { TranslationKey } from './zh-CN.ts';
 import manufactureEnUS from './manufacture.en-US.ts';
+import liftsEnUS from './lifts.en-US.ts';
 
 const enUS: Record<TranslationKey, string> = {
   'app.name': 'LiftLink',
@@ -388,6 +389,7 @@ const enUS: Record<TranslationKey, string> = {
   'system.org.unassign': 'Remove',
   'system.org.noLifts': 'This organization holds no lifts yet',
   ...manufactureEnUS,
+  ...liftsEnUS,
 };
 
 export default enUS;

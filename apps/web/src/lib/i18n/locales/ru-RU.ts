@@ -1,5 +1,6 @@
 import type { TranslationKey } from './zh-CN.ts';
 import manufactureRuRU from './manufacture.ru-RU.ts';
+import liftsRuRU from './lifts.ru-RU.ts';
 
 const ruRU: Record<TranslationKey, string> = {
   'app.name': 'LiftLink',
@@ -387,6 +388,7 @@ const ruRU: Record<TranslationKey, string> = {
   'system.org.unassign': 'Убрать',
   'system.org.noLifts': 'У организации пока нет подъёмников',
   ...manufactureRuRU,
+  ...liftsRuRU,
 };
 
 export default ruRU;

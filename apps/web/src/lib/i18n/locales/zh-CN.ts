@@ -1,4 +1,5 @@
 import manufactureZhCN from './manufacture.zh-CN.ts';
+import liftsZhCN from './lifts.zh-CN.ts';
 /** zh-CN: the default and fallback language; its keys are the key set of every language. */
 const zhCN = {
   'app.name': 'LiftLink',
@@ -382,6 +383,7 @@ const zhCN = {
   'system.org.unassign': '移出',
   'system.org.noLifts': '该组织还没有设备',
   ...manufactureZhCN,
+  ...liftsZhCN,
 } as const;
 
 export type TranslationKey = keyof typeof zhCN;

@@ -1,0 +1,116 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type {
+  CommandName,
+  CommandResult,
+  CommandState,
+  LiftConfig,
+  LiftInfo,
+  RefusalReason,
+  RunLogEntry,
+} from '@liftlink/protocol';
+import { http, type Query } from '../../../lib/http.ts';
+import { liftKeys } from '../../lift-list/api/lifts-api.ts';
+
+const base = '/auth/access/lift';
+
+export interface ConfigReadResult extends CommandResult {
+  config: LiftConfig | null;
+  version: number;
+}
+
+export interface ConfigLogEntry {
+  id: number | string;
+  ts: string;
+  username: string | null;
+  /** Who changed it: the cloud (a user) or the lift itself (local keypad, EF reset). */
+  source: string;
+  commandId: string | null;
+  version: number;
+  before: LiftConfig | null;
+  after: LiftConfig | null;
+  result: string;
+}
+
+export interface CommandRecord {
+  commandId: string;
+  name: string;
+  args: Record<string, unknown>;
+  state: CommandState;
+  reason: RefusalReason | null;
+  username: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DailyStat {
+  day: string;
+  trips: number;
+  onlineMs: number;
+}
+
+export interface Sample {
+  ts: string;
+  voltage: number;
+  loadValue: number;
+}
+
+export const liftDetailKeys = {
+  info: liftKeys.info,
+  runLog: (liftId: string) => ['lifts', 'runLog', liftId] as const,
+  configLogs: (liftId: string) => ['lifts', 'configLogs', liftId] as const,
+  commands: (liftId: string) => ['lifts', 'commands', liftId] as const,
+  daily: (liftId: string, days: number) => ['lifts', 'daily', liftId, days] as const,
+  samples: (liftId: string, hours: number) => ['lifts', 'samples', liftId, hours] as const,
+};
+
+export const liftApi = {
+  info: (liftId: string, signal?: AbortSignal) =>
+    http.post<LiftInfo>(`${base}/getInfo`, { liftId }, { signal }),
+  control: (liftId: string, command: CommandName, args: Record<string, unknown>) =>
+    http.post<CommandResult>(`${base}/control`, { liftId, command, args }),
+  readConfig: (liftId: string) => http.post<ConfigReadResult>(`${base}/config/read`, { liftId }),
+  writeConfig: (body: {
+    liftId: string;
+    config: LiftConfig;
+    version: number;
+    confirmReconfigure?: boolean;
+  }) => http.post<CommandResult>(`${base}/run/setting/update`, body),
+  configLogs: (liftId: string, page: number, pageSize: number, signal?: AbortSignal) =>
+    http.get<{ list: ConfigLogEntry[]; total: number }>(
+      `${base}/config/logs`,
+      { liftId, page, pageSize },
+      { signal },
+    ),
+  commands: (liftId: string, signal?: AbortSignal) =>
+    http.get<{ list: CommandRecord[] }>(`${base}/commands`, { liftId }, { signal }),
+  runLog: (query: Query, signal?: AbortSignal) =>
+    http.get<{ list: RunLogEntry[]; total: number }>(`${base}/run/logs/get`, query, { signal }),
+  daily: (liftId: string, days: number, signal?: AbortSignal) =>
+    http.get<{ list: DailyStat[] }>(`${base}/stats/daily`, { liftId, days }, { signal }),
+  samples: (liftId: string, hours: number, signal?: AbortSignal) =>
+    http.get<{ list: Sample[] }>(`${base}/samples`, { liftId, hours }, { signal }),
+};
+
+export const RUN_LOG_EXPORT_PATH = `${base}/run/logs/export`;
+
+export function useLiftInfo(liftId: string) {
+  return useQuery({
+    queryKey: liftDetailKeys.info(liftId),
+    queryFn: ({ signal }) => liftApi.info(liftId, signal),
+  });
+}
+
+export function useCommandHistory(liftId: string) {
+  return useQuery({
+    queryKey: liftDetailKeys.commands(liftId),
+    queryFn: ({ signal }) => liftApi.commands(liftId, signal),
+  });
+}
+
+export function useConfigLogs(liftId: string, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: [...liftDetailKeys.configLogs(liftId), page, pageSize],
+    queryFn: ({ signal }) => liftApi.configLogs(liftId, page, pageSize, signal),
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,50 @@
+import { useEffect, useEffectEvent, useSyncExternalStore } from 'react';
+import { getToken } from '../token.ts';
+import { LiveClient, type LiveConnectionState } from './live-client.ts';
+import type { FleetLiveMessage, LiftLiveMessage } from './messages.ts';
+
+function liveUrl(): string {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${window.location.host}/ws/live`;
+}
+
+/** The one live connection of the page. */
+export const liveClient = new LiveClient({ url: liveUrl, token: getToken });
+
+/**
+ * Live messages of one lift while the component is shown (a hidden tab unsubscribes; on
+ * return the client resubscribes and the server replays presence, status and the missed
+ * run-log entries).
+ */
+export function useLiftLive(
+  liftId: string | null | undefined,
+  listener: (message: LiftLiveMessage) => void,
+  client: LiveClient = liveClient,
+): void {
+  const onMessage = useEffectEvent(listener);
+  useEffect(() => {
+    if (!liftId) return;
+    return client.subscribeLift(liftId, (message) => onMessage(message));
+  }, [liftId, client]);
+}
+
+/** Presence, mode, floor and fault changes of the user's whole fleet, and alerts. */
+export function useFleetLive(
+  listener: (message: FleetLiveMessage) => void,
+  enabled = true,
+  client: LiveClient = liveClient,
+): void {
+  const onMessage = useEffectEvent(listener);
+  useEffect(() => {
+    if (!enabled) return;
+    return client.subscribeFleet((message) => onMessage(message));
+  }, [enabled, client]);
+}
+
+/** Whether live updates flow (for a small "live" / "reconnecting" indicator). */
+export function useLiveConnection(client: LiveClient = liveClient): LiveConnectionState {
+  return useSyncExternalStore(
+    (listener) => client.onStateChange(listener),
+    () => client.getState(),
+  );
+}
