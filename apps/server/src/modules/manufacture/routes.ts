@@ -194,7 +194,8 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Called by the bridge (no session): spends the code once. Rate-limited per address. */
   app.post(
     '/manufacture/bridge/pair/verify',
-    { config: { access: 'public', rateLimit: { max: 10, timeWindow: 60_000 } }, schema: { body: pairVerifySchema } },
+    // its own key, so a shared (PostgreSQL) store counts these apart from the global limit
+    { config: { access: 'public', rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `bridge-verify:${r.ip}` } }, schema: { body: pairVerifySchema } },
     async (request) => {
       const user = await verifyPairingCode(sql, request.body.code, request.ip);
       await app.audit({ action: 'manufacture.bridgePaired', result: user ? 'ok' : 'failed', userId: user?.userId ?? null, username: user?.username ?? null, ip: request.ip });
