@@ -10,7 +10,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  workers: process.env.CI ? 2 : 3,
+  // The machines have two cores: the server, Chromium and the workers share them.
+  workers: 2,
   retries: 0,
   reporter: process.env.CI ? 'line' : 'list',
   outputDir: 'test-results',

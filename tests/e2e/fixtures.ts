@@ -6,7 +6,8 @@ export const ADMIN = { username: 'admin', password: 'E2e-Admin-Pass-2026!' };
 
 export function serverUrl(): string {
   const url = process.env.LIFTLINK_E2E_URL;
-  if (!url) throw new Error('LIFTLINK_E2E_URL is not set: run through playwright.config.ts (global setup)');
+  if (!url)
+    throw new Error('LIFTLINK_E2E_URL is not set: run through playwright.config.ts (global setup)');
   return url;
 }
 
@@ -18,13 +19,26 @@ function nextAddress(): string {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 }
 
-/** Every test gets the server's URL and its own client address. */
-export const test = base.extend({
+/**
+ * Every test gets the server's URL, its own client address and (unless it sets `uiLanguage`)
+ * the English interface, chosen the way a user does: the stored language of the browser.
+ */
+export const test = base.extend<{ uiLanguage: string | null }>({
+  uiLanguage: ['en-US', { option: true }],
   // Playwright's fixture signature needs the (empty) destructuring.
   // eslint-disable-next-line no-empty-pattern
   baseURL: async ({}, use) => use(serverUrl()),
   // eslint-disable-next-line no-empty-pattern
   extraHTTPHeaders: async ({}, use) => use({ 'X-Forwarded-For': nextAddress() }),
+  page: async ({ page, uiLanguage }, use) => {
+    if (uiLanguage) {
+      await page.addInitScript((lng) => {
+        if (!localStorage.getItem('liftlink.language'))
+          localStorage.setItem('liftlink.language', lng);
+      }, uiLanguage);
+    }
+    await use(page);
+  },
 });
 export { expect };
 
@@ -38,18 +52,29 @@ export class Api {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async call<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown): Promise<{ status: number; code: string; result: T }> {
+  async call<T>(
+    method: 'GET' | 'POST',
+    apiPath: string,
+    body?: unknown,
+  ): Promise<{ status: number; code: string; result: T }> {
     if (!this.cookies.has('XSRF-TOKEN')) await this.raw('GET', '/auth/Hi');
     return this.raw<T>(method, apiPath, body);
   }
 
   private async raw<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown) {
-    const headers: Record<string, string> = { 'x-forwarded-for': this.address, cookie: this.cookieHeader() };
+    const headers: Record<string, string> = {
+      'x-forwarded-for': this.address,
+      cookie: this.cookieHeader(),
+    };
     const csrf = this.cookies.get('XSRF-TOKEN');
     if (csrf) headers['x-xsrf-token'] = csrf;
     if (this.token) headers['access-token'] = this.token;
     if (method === 'POST') headers['content-type'] = 'application/json';
-    const res = await fetch(serverUrl() + apiPath, { method, headers, body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined });
+    const res = await fetch(serverUrl() + apiPath, {
+      method,
+      headers,
+      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+    });
     for (const cookie of res.headers.getSetCookie()) {
       const [pair] = cookie.split(';');
       const [name, ...value] = pair!.split('=');
@@ -61,7 +86,10 @@ export class Api {
 
   static async login(username: string, password: string): Promise<Api> {
     const api = new Api();
-    const res = await api.call<{ token: string }>('POST', '/auth/access/login', { username, password });
+    const res = await api.call<{ token: string }>('POST', '/auth/access/login', {
+      username,
+      password,
+    });
     if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${res.code}`);
     api.token = res.result.token;
     return api;
@@ -79,15 +107,29 @@ export function uniqueName(prefix: string): string {
 }
 
 /** Creates an active user with a built-in role through the admin API. */
-export async function createUser(roleName: 'viewer' | 'operator' | 'administrator' | 'manufacturerEngineer', extra: Record<string, unknown> = {}) {
+export async function createUser(
+  roleName: 'viewer' | 'operator' | 'administrator' | 'manufacturerEngineer',
+  extra: Record<string, unknown> = {},
+) {
   const api = await asAdmin();
-  const roles = await api.call<{ list: { id: string; name: string }[] }>('GET', '/auth/access/system/roles');
+  const roles = await api.call<{ list: { id: string; name: string }[] }>(
+    'GET',
+    '/auth/access/system/roles',
+  );
   const role = roles.result.list.find((r) => r.name === roleName);
-  if (!role) throw new Error(`no role ${roleName}: ${roles.result.list.map((r) => r.name).join(', ')}`);
+  if (!role)
+    throw new Error(`no role ${roleName}: ${roles.result.list.map((r) => r.name).join(', ')}`);
   const username = uniqueName(roleName.slice(0, 4));
   const password = 'Tr1cky-Passw0rd-e2e';
-  const res = await api.call<{ id: string }>('POST', '/auth/access/system/users/create', { username, name: `E2E ${roleName}`, password, roleId: role.id, ...extra });
-  if (res.status !== 200) throw new Error(`create user: ${res.status} ${res.code} ${JSON.stringify(res.result)}`);
+  const res = await api.call<{ id: string }>('POST', '/auth/access/system/users/create', {
+    username,
+    name: `E2E ${roleName}`,
+    password,
+    roleId: role.id,
+    ...extra,
+  });
+  if (res.status !== 200)
+    throw new Error(`create user: ${res.status} ${res.code} ${JSON.stringify(res.result)}`);
   return { username, password, id: res.result.id };
 }
 
@@ -100,10 +142,14 @@ export async function waitForMail(to: string, timeoutMs = 15_000): Promise<strin
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (existsSync(outbox())) {
-      const files = readdirSync(outbox()).filter((f) => f.endsWith('.eml')).sort().reverse();
+      const files = readdirSync(outbox())
+        .filter((f) => f.endsWith('.eml'))
+        .sort()
+        .reverse();
       for (const file of files) {
         const text = readFileSync(path.join(outbox(), file), 'utf8');
-        if (text.toLowerCase().includes(`to: ${to.toLowerCase()}`)) return text.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        if (text.toLowerCase().includes(`to: ${to.toLowerCase()}`))
+          return text.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
       }
     }
     await new Promise((r) => setTimeout(r, 200));
@@ -130,11 +176,38 @@ export async function waitForSmsCode(mobile: string, timeoutMs = 15_000): Promis
 }
 
 export function uniqueMobile(): string {
-  return `139${String(Date.now() % 100_000_000).padStart(8, '0')}`.slice(0, 11) + String(Math.floor(Math.random() * 10));
+  return (
+    `139${String(Date.now() % 100_000_000).padStart(8, '0')}`.slice(0, 11) +
+    String(Math.floor(Math.random() * 10))
+  );
+}
+
+/**
+ * Opens a page of the signed-in area. The server answers a direct load of `/account/...`
+ * and `/manufacture/...` with its JSON 404 (those prefixes are API paths there), so such
+ * pages are reached from the workplace the way a menu click does.
+ */
+export async function openPage(page: Page, target: string): Promise<void> {
+  if (!/^\/(account|manufacture)(\/|$)/.test(target)) {
+    await page.goto(target);
+    return;
+  }
+  if (!/\/dashboard\/|\/lift\/|\/system\//.test(page.url()))
+    await page.goto('/dashboard/workplace');
+  await page.getByTestId('greeting').or(page.locator('.tab-page')).first().waitFor();
+  await page.evaluate((path) => {
+    window.history.pushState({}, '', path);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, target);
 }
 
 /** Signs in through the login form (account tab). */
-export async function signIn(page: Page, username: string, password: string, target = '/user/login'): Promise<void> {
+export async function signIn(
+  page: Page,
+  username: string,
+  password: string,
+  target = '/user/login',
+): Promise<void> {
   await page.goto(target);
   await page.getByTestId('login-form').waitFor();
   await page.locator('#username').fill(username);

@@ -14,7 +14,11 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -42,7 +46,10 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!process.env.LIFTLINK_E2E_NO_BUILD) {
-    const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: path.join(root, 'apps/web'), stdio: 'inherit' });
+    const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+      cwd: path.join(root, 'apps/web'),
+      stdio: 'inherit',
+    });
     if (build.status !== 0) throw new Error('web build failed');
   }
   const [port, mqttPort] = [await freePort(), await freePort()];

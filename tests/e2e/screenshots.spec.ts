@@ -8,7 +8,10 @@ import { test, ADMIN, signIn } from './fixtures.ts';
  * Opt-in, it takes a few minutes: LIFTLINK_SCREENSHOTS=1 npx playwright test screenshots
  */
 const LANGUAGES = ['zh-CN', 'en-US', 'ru-RU'] as const;
-const VIEWPORTS = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
+const VIEWPORTS = {
+  desktop: { width: 1440, height: 900 },
+  phone: { width: 390, height: 844 },
+} as const;
 
 const PUBLIC_SCREENS: [string, string][] = [
   ['login', '/user/login'],
@@ -45,7 +48,11 @@ const SHELL_SCREENS: [string, string][] = [
 
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+  await page
+    .locator('.ant-spin-spinning')
+    .first()
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => undefined);
   await page.waitForTimeout(250);
 }
 
@@ -61,7 +68,8 @@ test.describe('screenshots', () => {
         page.setDefaultTimeout(15_000);
         await page.setViewportSize(viewport);
         await page.addInitScript((lng) => localStorage.setItem('liftlink.language', lng), language);
-        const shot = (name: string) => page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+        const shot = (name: string) =>
+          page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 
         for (const [name, path] of PUBLIC_SCREENS) {
           await page.goto(path);
@@ -78,7 +86,10 @@ test.describe('screenshots', () => {
         await page.waitForURL(/dashboard\/workplace/);
         await settle(page);
         await shot('welcome');
-        await page.locator('.ant-notification-notice-close').click({ timeout: 2_000 }).catch(() => undefined);
+        await page
+          .locator('.ant-notification-notice-close')
+          .click({ timeout: 2_000 })
+          .catch(() => undefined);
         for (const [name, path] of SHELL_SCREENS) {
           await page.goto(path);
           await settle(page);

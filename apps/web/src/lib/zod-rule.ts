@@ -16,7 +16,12 @@ export function zodRule(schema: z.ZodType): Rule {
       const result = await schema.safeParseAsync(given);
       if (result.success) return;
       const first = result.error.issues[0];
-      throw new Error(translateIssue(first?.message ?? 'validation.invalid'));
+      // A schema without its own "required" text still reads as one when nothing was typed.
+      const key =
+        first?.code === 'invalid_type' && given === undefined
+          ? 'validation.required'
+          : (first?.message ?? 'validation.invalid');
+      throw new Error(translateIssue(key));
     },
   };
 }
