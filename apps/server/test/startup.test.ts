@@ -20,7 +20,8 @@ function run(env: Record<string, string>): Promise<{ code: number | null; stdout
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-describe('configuration from the environment', () => {
+// These tests start real server processes; on a busy two-core machine that takes a while.
+describe('configuration from the environment', { timeout: 90_000 }, () => {
   it('uses the documented defaults', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 8080, mqttPort: 1883, simulator: 8, adminUser: 'admin', adminPassword: undefined, databaseUrl: undefined });
