@@ -6,6 +6,7 @@ import { Access } from '../../../lib/access.tsx';
 import { greetingText } from '../../../lib/greeting.ts';
 import { roleLabel } from '../../../lib/labels.ts';
 import { useSession } from '../../../lib/session.ts';
+import { FleetOverview } from './fleet-overview.tsx';
 
 /** The workplace: greeting by time of day, the user's name and role, shortcuts by permission. */
 export default function WorkplacePage() {
@@ -82,6 +83,7 @@ export default function WorkplacePage() {
           </Card>
         </Col>
       </Row>
+      <FleetOverview />
     </div>
   );
 }

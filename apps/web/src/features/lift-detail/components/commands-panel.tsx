@@ -1,5 +1,5 @@
 import { useReducer, useRef, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Collapse, List, Space, Table, Tag, Tooltip } from 'antd';
+import { Alert, App, Button, Card, Collapse, Space, Table, Tag, Tooltip } from 'antd';
 import {
   CheckCircleOutlined,
   ClockCircleOutlined,
@@ -21,10 +21,12 @@ import {
   type CommandName,
   type LiftStatus,
 } from '@liftlink/protocol';
-import { translateError, tx } from '../../../lib/i18n/i18n.ts';
+import { translateError } from '../../../lib/i18n/i18n.ts';
 import { useLanguage } from '../../../lib/i18n/language.ts';
 import { useLiftLive } from '../../../lib/live/use-live.ts';
+import { PlainList } from '../../../components/charts/plain-list.tsx';
 import { liftApi, liftDetailKeys, useCommandHistory } from '../api/lift-api.ts';
+import { commandLabel } from '../model/command-label.ts';
 import {
   commandProgress,
   isFailure,
@@ -34,25 +36,6 @@ import {
 
 /** The time a command was sent (outside render: only event handlers call it). */
 const clock = () => Date.now();
-
-/** The button text of a command with its arguments. */
-export function commandLabel(name: string, args: Record<string, unknown>): string {
-  switch (name) {
-    case 'summon':
-      return tx('command.summon.to', { floor: args.floor });
-    case 'deform':
-      return tx(`command.deform.${String(args.shape)}`);
-    case 'aging':
-      return tx(`command.aging.${String(args.target)}`);
-    case 'test':
-      return tx(`command.test.${String(args.item)}`);
-    case 'lock':
-    case 'disable':
-      return tx(`command.${name}.${args.on ? 'on' : 'off'}`);
-    default:
-      return tx(`command.${name}`);
-  }
-}
 
 const STATE_LOOK: Record<ProgressState, { color: string; icon: ReactNode }> = {
   sending: { color: 'processing', icon: <LoadingOutlined /> },
@@ -83,11 +66,16 @@ function ProgressList({ entries }: { entries: CommandEntry[] }) {
   const { language } = useLanguage();
   if (entries.length === 0) return null;
   return (
-    <List
-      size="small"
-      className="command-progress"
+    <PlainList
+      style={{ marginTop: 16 }}
       header={<strong>{t('command.progress')}</strong>}
-      dataSource={entries}
+      items={entries}
+      rowKey={(entry) => entry.localId}
+      rowProps={(entry) => ({
+        'data-testid': 'command-progress',
+        'data-command': entry.name,
+        'data-state': entry.state,
+      })}
       renderItem={(entry) => {
         const reason = entry.reason
           ? refusalText(entry.reason, language)
@@ -95,12 +83,7 @@ function ProgressList({ entries }: { entries: CommandEntry[] }) {
             ? translateError(entry.errorCode)
             : null;
         return (
-          <List.Item
-            data-testid="command-progress"
-            data-command={entry.name}
-            data-state={entry.state}
-            className="command-progress-item"
-          >
+          <div className="command-progress-item">
             <div className="command-progress-main">
               <span className="command-progress-label">{commandLabel(entry.name, entry.args)}</span>
               <StateTag state={entry.state} />
@@ -111,7 +94,7 @@ function ProgressList({ entries }: { entries: CommandEntry[] }) {
                 {reason}
               </div>
             ) : null}
-          </List.Item>
+          </div>
         );
       }}
     />

@@ -113,7 +113,7 @@ export default function LiftDetailPage() {
 
   return (
     <PageContainer
-      title={name}
+      title={t('menu.cloud.liftDetail')}
       extra={
         <Space wrap>
           <LiveIndicator />

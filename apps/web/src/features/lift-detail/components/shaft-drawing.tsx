@@ -10,7 +10,7 @@ import { floorStops, travelFraction, travelRange } from '../model/shaft.ts';
 const WIDTH = 300;
 const HEIGHT = 380;
 /** The rail of an inclined lift, bottom to top. */
-const RAIL = { x1: 56, y1: 340, x2: 246, y2: 48 };
+const RAIL = { x1: 100, y1: 336, x2: 264, y2: 56 };
 /** The shaft of a vertical lift. */
 const SHAFT = { x: 120, width: 80, top: 40, bottom: 350 };
 
@@ -95,23 +95,28 @@ export function ShaftDrawing({
           const current = status?.floor === stop.floor;
           const target = status?.targetFloor === stop.floor;
           const color = current ? '#52c41a' : target ? '#1677ff' : '#8c8c8c';
-          const lx = vertical ? SHAFT.x - 44 : p.x - 52;
+          // The landing: a ledge left of the rail at the platform's floor level, named above it.
+          const level = vertical ? p.y + ph / 2 : p.y + 10;
+          const x2 = vertical ? SHAFT.x : p.x - 24;
+          const x1 = x2 - 56;
           return (
             <g key={stop.floor} data-testid={`shaft-floor-${stop.floor}`} data-current={current}>
               <line
-                x1={vertical ? SHAFT.x - 30 : p.x - 34}
-                y1={p.y + (vertical ? ph / 2 : 10)}
-                x2={vertical ? SHAFT.x : p.x - 8}
-                y2={p.y + (vertical ? ph / 2 : 10)}
+                x1={x1}
+                y1={level}
+                x2={x2}
+                y2={level}
                 stroke={color}
                 strokeWidth={current || target ? 4 : 3}
+                strokeLinecap="round"
               />
               <text
-                x={lx}
-                y={p.y + (vertical ? ph / 2 + 5 : 15)}
-                fontSize={14}
+                x={(x1 + x2) / 2}
+                y={level - 7}
+                fontSize={13}
                 fill={color}
                 fontWeight={600}
+                textAnchor="middle"
               >
                 {t('lift.drawing.floor', { floor: stop.floor })}
               </text>
@@ -128,7 +133,7 @@ export function ShaftDrawing({
           >
             <rect
               x={-pw / 2}
-              y={-ph + (vertical ? ph / 2 : 6)}
+              y={vertical ? -ph / 2 : 10 - ph}
               width={pw}
               height={ph}
               rx={4}

@@ -1,0 +1,20 @@
+import { Tag } from 'antd';
+import { AlertOutlined, DisconnectOutlined, WarningOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { AlertItem } from '../api/alerts-api.ts';
+
+const LOOK = {
+  fault: { color: 'red', icon: <WarningOutlined /> },
+  help: { color: 'volcano', icon: <AlertOutlined /> },
+  offline: { color: 'default', icon: <DisconnectOutlined /> },
+} as const;
+
+export function AlertKindTag({ kind }: { kind: AlertItem['kind'] }) {
+  const { t } = useTranslation();
+  const look = LOOK[kind] ?? LOOK.fault;
+  return (
+    <Tag color={look.color} icon={look.icon}>
+      {t(`alert.kind.${kind}`)}
+    </Tag>
+  );
+}

@@ -1,0 +1,62 @@
+import { useQuery } from '@tanstack/react-query';
+import { http } from '../../../lib/http.ts';
+
+export interface WorkplaceDashboard {
+  counts: { total: number; online: number; offline: number; fault: number };
+  attention: {
+    liftId: string;
+    deviceNo: string | null;
+    alias: string;
+    reason: 'fault' | 'lowBattery' | 'offline';
+    since: string | null;
+    code: string | null;
+  }[];
+  recentEvents: {
+    liftId: string;
+    deviceNo: string | null;
+    id: number;
+    ts: string;
+    code: string;
+    text: string;
+    fault: boolean;
+  }[];
+}
+
+export interface AnalysisDashboard {
+  tripsToday: number;
+  trips30d: { day: string; trips: number }[];
+  /** Share of the fleet online now, 0..1. */
+  onlineRatio: number;
+  faults24h: { code: string; count: number }[];
+  faults7d: { code: string; count: number }[];
+  topLifts: { liftId: string; deviceNo: string | null; alias: string; trips: number }[];
+}
+
+export const dashboardKeys = {
+  workplace: ['dashboard', 'workplace'] as const,
+  analysis: ['dashboard', 'analysis'] as const,
+};
+
+export function useWorkplaceDashboard() {
+  return useQuery({
+    queryKey: dashboardKeys.workplace,
+    queryFn: ({ signal }) =>
+      http.get<WorkplaceDashboard>('/auth/access/dashboard/workplace', undefined, { signal }),
+    refetchInterval: 30_000,
+  });
+}
+
+export function useAnalysisDashboard() {
+  return useQuery({
+    queryKey: dashboardKeys.analysis,
+    queryFn: ({ signal }) =>
+      http.get<AnalysisDashboard>('/auth/access/dashboard/analysis', undefined, { signal }),
+    refetchInterval: 60_000,
+  });
+}
+
+/** A ratio as a percentage 0..100, whether the server sends 0..1 or 0..100. */
+export function percent(ratio: number): number {
+  const value = ratio <= 1 ? ratio * 100 : ratio;
+  return Math.round(Math.min(100, Math.max(0, value)) * 10) / 10;
+}

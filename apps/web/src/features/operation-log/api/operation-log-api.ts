@@ -1,0 +1,64 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { http } from '../../../lib/http.ts';
+
+/** One audited operation (`GET /auth/access/operation-log`). */
+export interface OperationLogEntry {
+  id: number | string;
+  ts: string;
+  username: string | null;
+  action: string;
+  liftId: string | null;
+  deviceNo: string | null;
+  result: string;
+  detail: Record<string, unknown> | null;
+}
+
+export interface OperationLogFilter {
+  liftId: string | null;
+  username: string;
+  action: string | null;
+  from: string | null;
+  to: string | null;
+}
+
+export const EMPTY_OPERATION_FILTER: OperationLogFilter = {
+  liftId: null,
+  username: '',
+  action: null,
+  from: null,
+  to: null,
+};
+
+/** The audited actions the log shows (commands and configuration, and lift edits). */
+export const OPERATION_ACTIONS = [
+  'lift.command',
+  'lift.configure',
+  'lift.readConfig',
+  'lift.alias',
+  'lift.location',
+  'lift.iotInfo',
+  'lift.exportLog',
+] as const;
+
+export const OPERATION_LOG_PATH = '/auth/access/operation-log';
+export const OPERATION_LOG_EXPORT_PATH = '/auth/access/operation-log/export';
+
+export function operationLogParams(filter: OperationLogFilter) {
+  return {
+    liftId: filter.liftId ?? undefined,
+    username: filter.username.trim() || undefined,
+    action: filter.action ?? undefined,
+    from: filter.from ?? undefined,
+    to: filter.to ?? undefined,
+  };
+}
+
+export function useOperationLog(filter: OperationLogFilter, page: number, pageSize: number) {
+  const query = { ...operationLogParams(filter), page, pageSize };
+  return useQuery({
+    queryKey: ['operationLog', query],
+    queryFn: ({ signal }) =>
+      http.get<{ list: OperationLogEntry[]; total: number }>(OPERATION_LOG_PATH, query, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
