@@ -43,7 +43,7 @@ export default tseslint.config(
     // Web: every user-visible text is an i18n key, so no literal words in JSX text or in
     // the attributes people read (title, placeholder, label, alt, aria-label).
     files: ['apps/web/src/**/*.tsx'],
-    ignores: ['apps/web/src/**/*.test.tsx'],
+    ignores: ['apps/web/src/**/*.test.tsx', 'apps/web/src/test/**'],
     rules: {
       'no-restricted-syntax': [
         'error',

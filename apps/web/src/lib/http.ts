@@ -69,6 +69,9 @@ function buildUrl(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
+/** The page reload, replaceable in tests (jsdom cannot reload). */
+export const browserPage = { reload: () => window.location.reload() };
+
 let reloadScheduled = false;
 
 /** Spec section 8: 401 -> notice "Unauthorized"; with a token, logout and reload after 1.5 s. */
@@ -90,7 +93,7 @@ function handleUnauthorized(error: ApiError): void {
     credentials: 'same-origin',
     headers: csrfHeaders(),
   }).catch(() => undefined);
-  window.setTimeout(() => window.location.reload(), FORCED_LOGOUT_RELOAD_MS);
+  window.setTimeout(() => browserPage.reload(), FORCED_LOGOUT_RELOAD_MS);
 }
 
 /** Spec section 8: 403 -> notice "Forbidden" with the server's message. */

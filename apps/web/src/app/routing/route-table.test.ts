@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { APP_ROUTES, BUILT_IN_ROLES, filterRoutes } from '@liftlink/protocol';
+import { createRouteTable } from './route-table.ts';
+
+const tableFor = (role: keyof typeof BUILT_IN_ROLES) =>
+  createRouteTable(
+    filterRoutes(APP_ROUTES, new Set(BUILT_IN_ROLES[role].permissions.map((p) => p.permissionId))),
+  );
+
+describe('routes generated from the user info', () => {
+  it('opens pages, follows redirects and picks the workplace as home', () => {
+    const admin = tableFor('administrator');
+    expect(admin.home).toBe('/dashboard/workplace');
+    expect(admin.resolve('/')).toEqual({ kind: 'redirect', to: '/dashboard/workplace' });
+    expect(admin.resolve('/lift')).toEqual({ kind: 'redirect', to: '/lift/list' });
+    expect(admin.resolve('/account/settings')).toEqual({
+      kind: 'redirect',
+      to: '/account/settings/basic',
+    });
+    expect(admin.resolve('/system/users')).toMatchObject({
+      kind: 'page',
+      route: { component: 'SystemUsers' },
+    });
+  });
+
+  it('prefers a fixed path over a parameter and passes the parameter on', () => {
+    const admin = tableFor('administrator');
+    expect(admin.resolve('/lift/list')).toMatchObject({
+      kind: 'page',
+      route: { component: 'LiftList' },
+    });
+    expect(admin.resolve('/lift/operation-log')).toMatchObject({
+      kind: 'page',
+      route: { component: 'OperationLog' },
+    });
+    expect(admin.resolve('/lift/abc-123')).toMatchObject({
+      kind: 'page',
+      route: { component: 'LiftDetail' },
+      params: { liftId: 'abc-123' },
+    });
+  });
+
+  it('a known page the role may not see is 403, an unknown one 404', () => {
+    const viewer = tableFor('viewer');
+    expect(viewer.resolve('/system/users')).toEqual({ kind: 'forbidden' });
+    expect(viewer.resolve('/manufacture/device')).toEqual({ kind: 'forbidden' });
+    expect(viewer.resolve('/no/such/page')).toEqual({ kind: 'notFound' });
+    expect(viewer.resolve('/dashboard/workplace')).toMatchObject({ kind: 'page' });
+  });
+});

@@ -1,0 +1,108 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { getToken } from '../../../lib/token.ts';
+import { renderAt, useEnglish } from '../../../test/render.tsx';
+import LoginPage from './login-page.tsx';
+
+const fetchMock = vi.fn<typeof fetch>();
+const envelope = (status: number, body: object) =>
+  Promise.resolve(new Response(JSON.stringify(body), { status }));
+
+beforeAll(useEnglish);
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  document.cookie = 'XSRF-TOKEN=t; path=/';
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+function serverSays(login: () => Promise<Response>) {
+  fetchMock.mockImplementation((url) => {
+    const path = url as string;
+    if (path === '/auth/access/login') return login();
+    if (path.startsWith('/auth/2step-code'))
+      return envelope(200, { success: true, code: 'ok', msg: 'OK', result: { stepCode: false } });
+    return envelope(200, {
+      success: true,
+      code: 'ok',
+      msg: 'OK',
+      result: { productName: 'LiftLink', providers: [] },
+    });
+  });
+}
+
+describe('login page', () => {
+  it('asks for both fields before calling the server', async () => {
+    serverSays(() => envelope(500, {}));
+    renderAt(<LoginPage />, { path: '/user/login' });
+    await userEvent.click(await screen.findByTestId('login-submit'));
+    expect(await screen.findAllByText('Input cannot be empty')).toHaveLength(2);
+    expect(fetchMock.mock.calls.some(([url]) => url === '/auth/access/login')).toBe(false);
+  });
+
+  it('shows "Wrong account or password" for bad credentials', async () => {
+    serverSays(() =>
+      envelope(401, {
+        success: false,
+        code: 'auth.badCredentials',
+        msg: 'Invalid username or password',
+        result: null,
+      }),
+    );
+    renderAt(<LoginPage />, { path: '/user/login' });
+    await userEvent.type(await screen.findByPlaceholderText('Account name or email'), 'someone');
+    await userEvent.type(screen.getByPlaceholderText('Password'), 'nope');
+    await userEvent.click(screen.getByTestId('login-submit'));
+    expect(await screen.findByTestId('login-error')).toHaveTextContent('Wrong account or password');
+    expect(getToken()).toBeNull();
+  });
+
+  it('keeps the token and goes to the redirect target', async () => {
+    serverSays(() =>
+      envelope(200, {
+        success: true,
+        code: 'ok',
+        msg: 'OK',
+        result: { token: 'tok', expiresAt: new Date(Date.now() + 60_000).toISOString() },
+      }),
+    );
+    renderAt(<LoginPage />, { path: '/user/login?redirect=%2Fdashboard%2Fworkplace' });
+    await userEvent.type(await screen.findByPlaceholderText('Account name or email'), 'admin');
+    await userEvent.type(screen.getByPlaceholderText('Password'), 'secret-password');
+    await userEvent.click(screen.getByTestId('login-submit'));
+    expect(await screen.findByText('workplace page')).toBeInTheDocument();
+    expect(getToken()).toBe('tok');
+    // "Remember me" is ticked by default: the token outlives the browser tab.
+    expect(localStorage.getItem('liftlink.token')).toContain('tok');
+    const body = JSON.parse(
+      fetchMock.mock.calls.find(([url]) => url === '/auth/access/login')?.[1]?.body as string,
+    ) as object;
+    expect(body).toEqual({
+      type: 'account',
+      username: 'admin',
+      password: 'secret-password',
+      remember: true,
+    });
+  });
+
+  it('without "remember me" the token lives in this tab only', async () => {
+    serverSays(() =>
+      envelope(200, {
+        success: true,
+        code: 'ok',
+        msg: 'OK',
+        result: { token: 'tab-only', expiresAt: new Date(Date.now() + 60_000).toISOString() },
+      }),
+    );
+    renderAt(<LoginPage />, { path: '/user/login' });
+    await userEvent.type(await screen.findByPlaceholderText('Account name or email'), 'admin');
+    await userEvent.type(screen.getByPlaceholderText('Password'), 'secret-password');
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(screen.getByTestId('login-submit'));
+    await waitFor(() => expect(sessionStorage.getItem('liftlink.token')).toContain('tab-only'));
+    expect(localStorage.getItem('liftlink.token')).toBeNull();
+  });
+});

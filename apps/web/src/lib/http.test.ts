@@ -1,0 +1,149 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FORCED_LOGOUT_RELOAD_MS, REQUEST_TIMEOUT_MS } from '@liftlink/protocol';
+import { ApiError, browserPage, http, resetHttpState } from './http.ts';
+import { setFeedback } from './feedback.ts';
+import { getToken, setToken } from './token.ts';
+import { useEnglish } from '../test/render.tsx';
+
+const notification = { error: vi.fn() };
+const fetchMock = vi.fn<typeof fetch>();
+
+function answer(status: number, body: unknown) {
+  return Promise.resolve(
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  );
+}
+
+beforeAll(useEnglish);
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  setFeedback({ notification, message: { error: vi.fn() } } as never);
+  document.cookie = 'XSRF-TOKEN=csrf-123; path=/';
+  resetHttpState();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+  notification.error.mockReset();
+});
+
+describe('HTTP client (spec section 7)', () => {
+  it('sends JSON with the CSRF header and the held token, and unwraps the envelope', async () => {
+    setToken('tok-1', undefined, false);
+    fetchMock.mockImplementation(() =>
+      answer(200, { success: true, code: 'ok', msg: 'OK', result: { hello: 'world' } }),
+    );
+    await expect(http.post('/auth/access/thing', { a: 1 })).resolves.toEqual({ hello: 'world' });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    const headers = init?.headers as Record<string, string>;
+    expect(url).toBe('/auth/access/thing');
+    expect(headers['x-xsrf-token']).toBe('csrf-123');
+    expect(headers['access-token']).toBe('tok-1');
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(init?.body).toBe('{"a":1}');
+  });
+
+  it('sends no Access-Token without a token, and drops empty query values', async () => {
+    fetchMock.mockImplementation(() =>
+      answer(200, { success: true, code: 'ok', msg: 'OK', result: [] }),
+    );
+    await http.get('/auth/access/system/users', { page: 2, keyword: '', orgId: undefined });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/auth/access/system/users?page=2');
+    expect((init?.headers as Record<string, string>)['access-token']).toBeUndefined();
+  });
+
+  it('turns an error envelope into an ApiError with status, code and issues', async () => {
+    fetchMock.mockImplementation(() =>
+      answer(400, {
+        success: false,
+        code: 'validation.failed',
+        msg: 'bad',
+        result: { issues: [{ path: 'email', message: 'validation.email' }] },
+      }),
+    );
+    const error = await http.post('/auth/register', {}, { quiet: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).code).toBe('validation.failed');
+    expect((error as ApiError).issues).toEqual([{ path: 'email', message: 'validation.email' }]);
+  });
+
+  it('on 401 with a token: notice "Unauthorized", token gone, page reloads after 1.5 s', async () => {
+    vi.useFakeTimers();
+    const reload = vi.spyOn(browserPage, 'reload').mockImplementation(() => undefined);
+    setToken('tok-2', undefined, true);
+    fetchMock.mockImplementation(() =>
+      answer(401, {
+        success: false,
+        code: 'auth.unauthorized',
+        msg: 'Authorization verification failed',
+        result: null,
+      }),
+    );
+    await expect(http.get('/auth/access/info')).rejects.toBeInstanceOf(ApiError);
+    expect(notification.error).toHaveBeenCalledWith(
+      expect.objectContaining({
+        title: 'Unauthorized',
+        description: 'Authorization verification failed',
+      }),
+    );
+    expect(getToken()).toBeNull();
+    vi.advanceTimersByTime(FORCED_LOGOUT_RELOAD_MS - 1);
+    expect(reload).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('on 403: notice "Forbidden" with the server message, translated by code', async () => {
+    fetchMock.mockImplementation(() =>
+      answer(403, {
+        success: false,
+        code: 'forbidden',
+        msg: 'You do not have permission to do this',
+        result: null,
+      }),
+    );
+    const error = (await http
+      .post('/auth/access/system/users/create', {})
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error.handled).toBe(true);
+    expect(notification.error).toHaveBeenCalledWith(
+      expect.objectContaining({
+        title: 'Forbidden',
+        description: 'You do not have permission to do this',
+      }),
+    );
+  });
+
+  it('a quiet call (sign-in) shows no global notice', async () => {
+    fetchMock.mockImplementation(() =>
+      answer(401, {
+        success: false,
+        code: 'auth.badCredentials',
+        msg: 'Invalid username or password',
+        result: null,
+      }),
+    );
+    await expect(http.post('/auth/access/login', {}, { quiet: true })).rejects.toMatchObject({
+      code: 'auth.badCredentials',
+    });
+    expect(notification.error).not.toHaveBeenCalled();
+  });
+
+  it('gives up after 50 s', async () => {
+    vi.useFakeTimers();
+    fetchMock.mockImplementation(
+      (_url, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () =>
+            reject(new DOMException('aborted', 'AbortError')),
+          );
+        }),
+    );
+    const pending = http.get('/auth/access/info').catch((e: unknown) => e);
+    vi.advanceTimersByTime(REQUEST_TIMEOUT_MS);
+    await expect(pending).resolves.toMatchObject({ code: 'request.timeout' });
+  });
+});
