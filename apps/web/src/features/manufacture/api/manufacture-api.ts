@@ -1,0 +1,98 @@
+import { useQuery } from '@tanstack/react-query';
+import { CSRF_COOKIE, CSRF_HEADER, TOKEN_HEADER } from '@liftlink/protocol';
+import type {
+  CommandResult,
+  DocumentView,
+  ManufactureLift,
+  NewIotCredentials,
+  PairingCode,
+  SERIAL_LOG_STEPS,
+  UpdateLiftIotInfo,
+  LiftConfig,
+} from '@liftlink/protocol';
+import { ApiError, http, readCookie } from '../../../lib/http.ts';
+import { getToken } from '../../../lib/token.ts';
+
+const base = '/manufacture/lift';
+
+export interface ConfigLogEntry {
+  id: number;
+  ts: string;
+  username: string | null;
+  source: string;
+  commandId: string | null;
+  version: number | null;
+  before: LiftConfig | null;
+  after: LiftConfig | null;
+  result: string;
+}
+
+export interface ConfigBody {
+  liftId: string;
+  config: LiftConfig;
+  version: number;
+  confirmReconfigure?: boolean;
+}
+
+export const manufactureApi = {
+  lookup: (query: { deviceNo?: string; controllerSerial?: string }) =>
+    http.get<{ lift: ManufactureLift | null; deviceNoTaken: boolean }>(`${base}/lookup`, query),
+  updateIotInfo: (body: UpdateLiftIotInfo) =>
+    http.post<{ liftId: string; lift: ManufactureLift }>(`${base}/updateLiftIotInfo`, body),
+  getNewIot: (deviceNo: string) => http.get<NewIotCredentials>(`${base}/getNewIot`, { deviceNo }),
+  resetIot: (liftId: string) => http.post<null>(`${base}/resetIot`, { liftId }),
+  setLiftConfig: (body: ConfigBody) => http.post<CommandResult>(`${base}/setLiftConfig`, body),
+  setRunConfig: (body: ConfigBody) => http.post<CommandResult>(`${base}/run/config/set`, body),
+  configLogs: (liftId: string, page: number, signal?: AbortSignal) =>
+    http.get<{ list: ConfigLogEntry[]; total: number }>(
+      `${base}/getConfigLogs`,
+      { liftId, page, pageSize: 10 },
+      { signal },
+    ),
+  serialLog: (body: {
+    step: (typeof SERIAL_LOG_STEPS)[number];
+    result: 'ok' | 'failed';
+    controllerSerial: string;
+    deviceNo: string | null;
+    detail?: Record<string, unknown>;
+  }) => http.post<null>(`${base}/serial/log`, body),
+  pairCode: () => http.post<PairingCode>('/manufacture/bridge/pair', {}),
+  documents: (signal?: AbortSignal) =>
+    http.get<{ list: DocumentView[] }>('/api/document/list', undefined, { signal }),
+  deleteDocument: (id: string) => http.post<null>('/api/document/delete', { id }),
+};
+
+export const manufactureKeys = {
+  documents: ['manufacture', 'documents'] as const,
+  configLogs: (liftId: string, page: number) => ['manufacture', 'configLogs', liftId, page] as const,
+};
+
+export function useDocuments(enabled = true) {
+  return useQuery({
+    queryKey: manufactureKeys.documents,
+    queryFn: ({ signal }) => manufactureApi.documents(signal),
+    enabled,
+  });
+}
+
+export function useConfigLogs(liftId: string | null, page: number) {
+  return useQuery({
+    queryKey: manufactureKeys.configLogs(liftId ?? '', page),
+    queryFn: ({ signal }) => manufactureApi.configLogs(liftId ?? '', page, signal),
+    enabled: liftId !== null,
+  });
+}
+
+/** Uploads a file as it is (the body is the file; name and kind in the query). */
+export async function uploadDocument(file: File, kind: DocumentView['kind']): Promise<DocumentView> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream', Accept: 'application/json' };
+  const csrf = readCookie(CSRF_COOKIE);
+  if (csrf) headers[CSRF_HEADER] = csrf;
+  const token = getToken();
+  if (token) headers[TOKEN_HEADER] = token;
+  const query = new URLSearchParams({ name: file.name, kind });
+  const response = await fetch(`/api/document/upload?${query.toString()}`, { method: 'POST', headers, body: file, credentials: 'same-origin' });
+  const envelope = (await response.json().catch(() => null)) as { success?: boolean; code?: string; msg?: string; result?: unknown } | null;
+  if (response.ok && envelope?.success) return envelope.result as DocumentView;
+  throw new ApiError(response.status, envelope?.code ?? 'request.failed', envelope?.msg ?? response.statusText, envelope?.result ?? null);
+}
