@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, DatePicker, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Select, Space, Table, Tag } from 'antd';
 import { DownloadOutlined, FileTextOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { EVENT_TABLE, eventText, isFault, type RunLogEntry } from '@liftlink/protocol';
 import { LoadError } from '../../../components/charts/data-state.tsx';
@@ -12,6 +12,7 @@ import { showError } from '../../../lib/form-errors.ts';
 import { useLanguage } from '../../../lib/i18n/language.ts';
 import { liveClient, useLiftLive } from '../../../lib/live/use-live.ts';
 import { liftApi, liftDetailKeys, RUN_LOG_EXPORT_PATH } from '../api/lift-api.ts';
+import { TimeRangeFilter } from './time-range-filter.tsx';
 import {
   EMPTY_FILTER,
   matchesFilter,
@@ -114,11 +115,6 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
     saveTextFile(text, DEFAULT_TEXT_FILE_NAME);
   };
 
-  const range: [Dayjs | null, Dayjs | null] | null =
-    filter.from || filter.to
-      ? [filter.from ? dayjs(filter.from) : null, filter.to ? dayjs(filter.to) : null]
-      : null;
-
   return (
     <Card
       title={t('runLog.title')}
@@ -147,18 +143,12 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
       }
     >
       <div className="run-log-filters">
-        <DatePicker.RangePicker
-          showTime
-          allowEmpty={[true, true]}
-          value={range}
-          onChange={(dates) =>
-            change({
-              from: dates?.[0]?.toISOString() ?? null,
-              to: dates?.[1]?.toISOString() ?? null,
-            })
-          }
+        <TimeRangeFilter
+          from={filter.from}
+          to={filter.to}
+          onChange={change}
           className="run-log-range"
-          aria-label={t('runLog.range')}
+          ariaLabel={t('runLog.range')}
         />
         <Select<'state' | 'fault'>
           allowClear

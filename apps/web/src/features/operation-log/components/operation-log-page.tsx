@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { App, Button, Card, DatePicker, Input, Select, Table, Tag } from 'antd';
+import { App, Button, Card, Input, Select, Table, Tag } from 'antd';
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LoadError } from '../../../components/charts/data-state.tsx';
@@ -21,6 +21,7 @@ import {
   type OperationLogFilter,
 } from '../api/operation-log-api.ts';
 import { actionText, operationDetail, resultColor, resultText } from './operation-detail.ts';
+import { TimeRangeFilter } from '../../lift-detail/components/time-range-filter.tsx';
 import './operation-log.css';
 
 const TIME = 'YYYY-MM-DD HH:mm:ss';
@@ -55,11 +56,6 @@ export default function OperationLogPage() {
       setExporting(false);
     }
   };
-
-  const range: [Dayjs | null, Dayjs | null] | null =
-    filter.from || filter.to
-      ? [filter.from ? dayjs(filter.from) : null, filter.to ? dayjs(filter.to) : null]
-      : null;
 
   return (
     <PageContainer
@@ -115,18 +111,12 @@ export default function OperationLogPage() {
             style={{ minWidth: 150 }}
             aria-label={t('oplog.action')}
           />
-          <DatePicker.RangePicker
-            showTime
-            allowEmpty={[true, true]}
-            value={range}
-            onChange={(dates) =>
-              change({
-                from: dates?.[0]?.toISOString() ?? null,
-                to: dates?.[1]?.toISOString() ?? null,
-              })
-            }
+          <TimeRangeFilter
+            from={filter.from}
+            to={filter.to}
+            onChange={change}
             className="oplog-range"
-            aria-label={t('oplog.range')}
+            ariaLabel={t('oplog.range')}
           />
         </div>
         {log.isError ? (

@@ -1,0 +1,251 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LiftInfo, LiftListItem } from '@liftlink/protocol';
+import { test as base, ADMIN, expect } from './fixtures.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The lift screens need lifts: a server of their own (one per Playwright worker) with four
+ * simulated lifts speaking real MQTT to the embedded broker. DEMO-0001..4 are, in order,
+ * inclined straight rack (2 floors), inclined 2-D rack (3), inclined 2-D sprocket (4),
+ * inclined 3-D sprocket (2).
+ *
+ * HEARTBEAT_SECONDS is 15, not 6: an idle simulated lift sends a status every 10 s, so with
+ * a shorter window every idle lift flaps offline and online between two statuses.
+ */
+export const HEARTBEAT_SECONDS = 15;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** A minimal API client against one server: set-up steps and forced requests. */
+export class LiftApi {
+  private cookies = new Map<string, string>();
+  private token: string | null = null;
+  constructor(
+    readonly url: string,
+    private readonly address = `10.250.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+  ) {}
+
+  async call<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown) {
+    if (!this.cookies.has('XSRF-TOKEN')) await this.raw('GET', '/auth/Hi');
+    return this.raw<T>(method, apiPath, body);
+  }
+
+  private async raw<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown) {
+    const headers: Record<string, string> = {
+      'x-forwarded-for': this.address,
+      cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    };
+    const csrf = this.cookies.get('XSRF-TOKEN');
+    if (csrf) headers['x-xsrf-token'] = csrf;
+    if (this.token) headers['access-token'] = this.token;
+    if (method === 'POST') headers['content-type'] = 'application/json';
+    const res = await fetch(this.url + apiPath, {
+      method,
+      headers,
+      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+    });
+    for (const cookie of res.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const [name, ...value] = pair!.split('=');
+      this.cookies.set(name!.trim(), value.join('='));
+    }
+    const json = (await res.json()) as { code: string; result: T };
+    return { status: res.status, code: json.code, result: json.result };
+  }
+
+  static async login(url: string, username: string, password: string): Promise<LiftApi> {
+    const api = new LiftApi(url);
+    const res = await api.call<{ token: string }>('POST', '/auth/access/login', {
+      username,
+      password,
+    });
+    if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${res.code}`);
+    api.token = res.result.token;
+    return api;
+  }
+
+  async lifts(): Promise<LiftListItem[]> {
+    const res = await this.call<{ list: LiftListItem[] }>(
+      'GET',
+      '/auth/access/lift/get?pageSize=50',
+    );
+    return res.result.list;
+  }
+
+  async lift(deviceNo: string): Promise<LiftListItem> {
+    const lift = (await this.lifts()).find((l) => l.deviceNo === deviceNo);
+    if (!lift) throw new Error(`no lift ${deviceNo}`);
+    return lift;
+  }
+
+  async info(liftId: string): Promise<LiftInfo> {
+    const res = await this.call<LiftInfo>('POST', '/auth/access/lift/getInfo', { liftId });
+    if (res.status !== 200) throw new Error(`getInfo: ${res.status} ${res.code}`);
+    return res.result;
+  }
+
+  control(liftId: string, command: string, args: Record<string, unknown> = {}) {
+    return this.call<{ state: string; reason: string | null }>(
+      'POST',
+      '/auth/access/lift/control',
+      {
+        liftId,
+        command,
+        args,
+      },
+    );
+  }
+
+  /** Writes a whole configuration (confirming a reconfiguration) and returns the answer's code. */
+  async configure(liftId: string, patch: Record<string, unknown>): Promise<string> {
+    const info = await this.info(liftId);
+    const res = await this.call('POST', '/auth/access/lift/run/setting/update', {
+      liftId,
+      config: { ...info.config, ...patch },
+      version: info.lift.configVersion,
+      confirmReconfigure: true,
+    });
+    return res.code;
+  }
+
+  /** Waits until the lift's stored status satisfies `ok` (the simulator reports every second while it moves). */
+  async waitForStatus(
+    liftId: string,
+    ok: (info: LiftInfo) => boolean,
+    timeoutMs = 120_000,
+  ): Promise<LiftInfo> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const info = await this.info(liftId);
+      if (ok(info)) return info;
+      if (Date.now() > deadline)
+        throw new Error(`lift ${liftId} never reached the state: ${JSON.stringify(info.status)}`);
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
+}
+
+export interface LiftServer {
+  url: string;
+  admin: LiftApi;
+  /** Pauses or resumes the simulator process (every simulated lift goes silent). */
+  signalSimulator(signal: 'SIGSTOP' | 'SIGCONT'): void;
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return [];
+  }
+}
+
+async function startServer(): Promise<{ server: LiftServer; stop: () => Promise<void> }> {
+  const [port, mqttPort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'liftlink-e2e-lifts-'));
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        MQTT_PORT: String(mqttPort),
+        SIMULATOR: '4',
+        HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+        DATA_DIR: dataDir,
+        LIFTLINK_ADMIN_PASSWORD: ADMIN.password,
+        PUBLIC_URL: url,
+        TRUST_PROXY: 'true',
+        LOG_LEVEL: 'warn',
+        SMTP_URL: '',
+        DATABASE_URL: '',
+        MQTT_URL: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 150_000;
+  const waitUntil = async (what: string, ok: () => Promise<boolean>) => {
+    for (;;) {
+      if (child.exitCode !== null)
+        throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+      if (await ok().catch(() => false)) return;
+      if (Date.now() > deadline) throw new Error(`${what} in time:\n${output}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  };
+  try {
+    await waitUntil('server did not start', async () => (await fetch(`${url}/auth/Hi`)).ok);
+    const admin = await LiftApi.login(url, ADMIN.username, ADMIN.password);
+    await waitUntil('the simulated lifts did not come online', async () => {
+      const lifts = await admin.lifts();
+      return lifts.length === 4 && lifts.every((l) => l.online);
+    });
+    const signalSimulator = (signal: 'SIGSTOP' | 'SIGCONT') => {
+      for (const pid of childPids(child.pid!)) process.kill(pid, signal);
+    };
+    return { server: { url, admin, signalSimulator }, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Tests of the lift screens: `liftServer` is started once per worker; pages open on it. */
+export const test = base.extend<object, { liftServer: LiftServer }>({
+  liftServer: [
+    // Playwright's fixture signature needs the (empty) destructuring.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const { server, stop } = await startServer();
+      try {
+        await use(server);
+      } finally {
+        await stop();
+      }
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  baseURL: async ({ liftServer }, use) => use(liftServer.url),
+});
+
+export { expect, ADMIN };
