@@ -63,6 +63,12 @@ export async function openPostgres(url: string): Promise<Database> {
     exec: async (text) => void (await pool.query(text)),
     transaction: async (fn) => {
       const client = await pool.connect();
+      // A connection lost between two statements (database restart) is reported as an
+      // 'error' event on the checked-out client; unheard, it would end the process. The
+      // next statement fails and the transaction is retried by its caller.
+      let broken: Error | undefined;
+      const ignore = (err: Error) => (broken = err);
+      client.on('error', ignore);
       try {
         await client.query('begin');
         const result = await fn({
@@ -75,7 +81,9 @@ export async function openPostgres(url: string): Promise<Database> {
         await client.query('rollback').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.off('error', ignore);
+        // A broken connection is closed rather than handed to the next caller.
+        client.release(broken);
       }
     },
   };

@@ -14,20 +14,23 @@ export class EventStream {
   private readonly clients: MqttClient[] = [];
   private timer: NodeJS.Timeout | null = null;
   private seq: number;
+  private readonly firstSeq: number;
   private inFlight = 0;
 
   constructor(
     private readonly url: string,
     private readonly lifts: ProvisionedLift[],
     firstSeq: number,
+    private readonly reconnectMs = 2_000,
   ) {
     this.seq = firstSeq;
+    this.firstSeq = firstSeq;
     for (const l of lifts) this.accepted.set(l.id, new Set());
   }
 
   async connect(): Promise<this> {
     for (const l of this.lifts) {
-      this.clients.push(await mqtt.connectAsync(this.url, { clientId: l.deviceNo, username: l.deviceNo, password: l.secret, clean: false, reconnectPeriod: 300, connectTimeout: 3_000 }));
+      this.clients.push(await mqtt.connectAsync(this.url, { clientId: l.deviceNo, username: l.deviceNo, password: l.secret, clean: false, reconnectPeriod: this.reconnectMs, connectTimeout: 3_000 }));
     }
     return this;
   }
@@ -69,7 +72,7 @@ export class EventStream {
   async verify(sql: SqlExecutor): Promise<{ accepted: number; missing: number; unexpected: number; tripMismatch: string[] }> {
     const ids = [...this.accepted.keys()];
     const storedNow = async () => {
-      const rows = await sql.query<{ lift_id: string; seq: string }>('select lift_id, seq from lift_events where lift_id = any($1::uuid[])', [ids]);
+      const rows = await sql.query<{ lift_id: string; seq: string }>('select lift_id, seq from lift_events where lift_id = any($1::uuid[]) and seq > $2', [ids, this.firstSeq]);
       return rows;
     };
     let rows = await storedNow();

@@ -1,4 +1,4 @@
-import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
+import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient, type Packet } from 'mqtt';
 import { UPLINK_TOPICS, uplinkSubscription } from '@liftlink/protocol';
 
 type SendPacket = (packet: Packet, cb?: (err?: Error) => void, ...rest: unknown[]) => void;
@@ -27,7 +27,10 @@ export async function startMqttIngest(opts: {
       // A stable id and a persistent session: what arrives while this instance restarts waits for it.
       clientId: `liftlink-ingest-${opts.instanceId}-${i}`,
       clean: false,
-      reconnectPeriod: 1_000,
+      // Back quickly after a broker restart: Mosquitto 2.0 forgets shared subscriptions then,
+      // so what lifts publish before ingest has subscribed again is not delivered to anyone.
+      // Lifts retry every 2 s (docs/protocol.md), ingest every 250 ms.
+      reconnectPeriod: 250,
       connectTimeout: 5_000,
       ...(opts.username ? { username: opts.username, password: opts.password ?? '' } : {}),
     };
@@ -69,10 +72,16 @@ export async function startMqttIngest(opts: {
         resolve();
       });
     });
-    await client.subscribeAsync(
-      UPLINK_TOPICS.map((k) => uplinkSubscription(k, opts.shareGroup)),
-      { qos: 1 },
-    );
+    const filters = UPLINK_TOPICS.map((k) => uplinkSubscription(k, opts.shareGroup));
+    await client.subscribeAsync(filters, { qos: 1 });
+    // Mosquitto 2.0 does not keep shared subscriptions across its own restart, yet reports
+    // the session as present, so MQTT.js would not subscribe again: force it on every
+    // reconnection (subscribing to a filter held already changes nothing).
+    client.on('connect', () => {
+      // `resubscribe: true` in the map is MQTT.js's own flag for this (its types omit it).
+      const again = { ...Object.fromEntries(filters.map((f) => [f, { qos: 1 as const }])), resubscribe: true } as unknown as ISubscriptionMap;
+      client.subscribe(again, (err) => err && opts.log('ingest: subscribing again failed', err));
+    });
     clients.push(client);
   }
   return clients;

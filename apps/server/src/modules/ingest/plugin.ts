@@ -67,7 +67,10 @@ export default fp(async (app) => {
       if (!batch.length) return;
       const changes = await sql.transaction((tx) => storeBatch(tx, batch));
       stored += batch.length;
-      await publishLive(changes);
+      // Not awaited: with the broker away the live message waits in MQTT.js for the
+      // reconnection, and the lifts' acknowledgements must not wait with it (nor, in
+      // normal running, for one more broker round trip per batch).
+      void publishLive(changes);
     },
   });
 
