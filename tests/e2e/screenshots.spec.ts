@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { test, ADMIN, signIn } from './fixtures.ts';
+import { test, ADMIN, openPage, signIn } from './fixtures.ts';
 
 /**
  * Captures every screen in zh-CN, en-US and ru-RU at desktop (1440x900) and phone
@@ -57,6 +57,7 @@ async function settle(page: Page): Promise<void> {
 }
 
 test.describe('screenshots', () => {
+  test.use({ uiLanguage: null });
   test.skip(!process.env.LIFTLINK_SCREENSHOTS, 'set LIFTLINK_SCREENSHOTS=1 to capture screenshots');
   test.describe.configure({ timeout: 300_000 });
 
@@ -91,7 +92,7 @@ test.describe('screenshots', () => {
           .click({ timeout: 2_000 })
           .catch(() => undefined);
         for (const [name, path] of SHELL_SCREENS) {
-          await page.goto(path);
+          await openPage(page, path);
           await settle(page);
           await shot(name);
         }
@@ -127,13 +128,21 @@ test.describe('screenshots', () => {
         await page.getByTestId('avatar-menu').click();
         await page.waitForTimeout(300);
         await shot('avatar-menu');
-        await page.getByRole('menuitem').first().click();
+        await page
+          .locator('.ant-dropdown:not(.ant-dropdown-hidden)')
+          .getByRole('menuitem')
+          .first()
+          .click();
         await page.getByTestId('change-password-modal').locator('.ant-btn-primary').click();
         await page.waitForTimeout(300);
         await shot('change-password-errors');
         await page.keyboard.press('Escape');
         await page.getByTestId('avatar-menu').click();
-        await page.getByRole('menuitem').last().click();
+        await page
+          .locator('.ant-dropdown:not(.ant-dropdown-hidden)')
+          .getByRole('menuitem')
+          .last()
+          .click();
         await page.waitForTimeout(300);
         await shot('logout-confirm');
       });

@@ -42,8 +42,9 @@ export function useTabs(enabled: boolean, opens: (location: TabLocation) => bool
   const [seen, setSeen] = useState<{ key: string; enabled: boolean } | null>(null);
 
   // Derived from the location during render, so the first paint already shows the tab.
-  if (seen?.key !== location.key || seen.enabled !== enabled) {
-    setSeen({ key: location.key, enabled });
+  const seenKey = `${location.key}|${location.pathname}${location.search}${location.hash}`;
+  if (seen?.key !== seenKey || seen.enabled !== enabled) {
+    setSeen({ key: seenKey, enabled });
     if (opens(location))
       setState((prev) => openTab(enabled ? prev : EMPTY_TABS, locationOf(location)));
   }

@@ -3,11 +3,13 @@ import { http } from '../../../lib/http.ts';
 
 /** `GET /auth/public/qrcode?deviceNo=`: what a person who scanned a lift's code may see. */
 export interface QrcodeLift {
-  id: string;
+  liftId: string;
   deviceNo: string;
   kind: string;
-  alias?: string | null;
-  serviceContact?: { name?: string | null; phone?: string | null; email?: string | null } | null;
+  floors: number;
+  /** Free text: a name, a phone number, an address. */
+  serviceContact: string;
+  maker: string;
 }
 
 export function useQrcodeLift(deviceNo: string) {

@@ -12,12 +12,14 @@ export default function QrcodePage() {
   const [params] = useSearchParams();
   const deviceNo = (params.get('deviceNo') ?? '').trim();
   const lift = useQrcodeLift(deviceNo);
-  const contact = lift.data?.serviceContact;
   const kind = lift.data
     ? hasKey(`device.kind.${lift.data.kind}`)
       ? tx(`device.kind.${lift.data.kind}`)
       : lift.data.kind
     : '';
+  const contact = lift.data?.serviceContact.trim() ?? '';
+  // A contact that is just a phone number can be called with one tap.
+  const phone = /^\+?[0-9 ()-]{5,20}$/.test(contact) ? contact.replace(/[^+0-9]/g, '') : null;
 
   let body;
   if (!deviceNo) body = <Result status="warning" title={t('qrcode.noDevice')} />;
@@ -30,25 +32,21 @@ export default function QrcodePage() {
         <Descriptions column={1} bordered size="middle" data-testid="qrcode-lift">
           <Descriptions.Item label={t('qrcode.kind')}>{kind}</Descriptions.Item>
           <Descriptions.Item label={t('qrcode.deviceNo')}>{lift.data.deviceNo}</Descriptions.Item>
-          {lift.data.alias ? (
-            <Descriptions.Item label={t('qrcode.alias')}>{lift.data.alias}</Descriptions.Item>
+          <Descriptions.Item label={t('qrcode.floors')}>{lift.data.floors}</Descriptions.Item>
+          {lift.data.maker ? (
+            <Descriptions.Item label={t('qrcode.maker')}>{lift.data.maker}</Descriptions.Item>
           ) : null}
           <Descriptions.Item label={t('qrcode.contact')}>
-            {contact?.name ? <div>{contact.name}</div> : null}
-            {contact?.phone ? (
-              <a href={`tel:${contact.phone}`}>
-                <PhoneOutlined /> {contact.phone}
+            {phone ? (
+              <a href={`tel:${phone}`}>
+                <PhoneOutlined /> {contact}
               </a>
-            ) : null}
-            {contact?.email ? (
-              <div>
-                <a href={`mailto:${contact.email}`}>{contact.email}</a>
-              </div>
-            ) : null}
-            {!contact?.name && !contact?.phone && !contact?.email ? t('common.none') : null}
+            ) : (
+              contact || t('common.none')
+            )}
           </Descriptions.Item>
         </Descriptions>
-        <Link to={`/lift/${encodeURIComponent(lift.data.id)}`}>
+        <Link to={`/lift/${encodeURIComponent(lift.data.liftId)}`}>
           <Button
             type="primary"
             block

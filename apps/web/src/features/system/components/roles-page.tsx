@@ -43,7 +43,7 @@ function RoleModal({
   return (
     <FormModal
       open={open}
-      width={980}
+      width={1120}
       title={role ? t('system.role.edit') : t('system.role.create')}
       form={form}
       initialValues={

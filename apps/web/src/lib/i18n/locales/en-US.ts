@@ -181,7 +181,6 @@ const enUS: Record<TranslationKey, string> = {
   'qrcode.title': 'Scanned lift',
   'qrcode.kind': 'Lift kind',
   'qrcode.deviceNo': 'Device number',
-  'qrcode.alias': 'Name',
   'qrcode.contact': 'Service contact',
   'qrcode.signIn': 'Sign in to open this lift',
   'qrcode.noDevice': 'The link carries no device number',
@@ -388,6 +387,9 @@ const enUS: Record<TranslationKey, string> = {
   'system.org.assign': 'Assign',
   'system.org.unassign': 'Remove',
   'system.org.noLifts': 'This organization holds no lifts yet',
+  'qrcode.floors': 'Floors',
+  'qrcode.maker': 'Maker',
+  'qrcode.alias': 'Name',
   ...manufactureEnUS,
   ...liftsEnUS,
 };

@@ -180,7 +180,6 @@ const ruRU: Record<TranslationKey, string> = {
   'qrcode.title': 'Отсканированный подъёмник',
   'qrcode.kind': 'Тип подъёмника',
   'qrcode.deviceNo': 'Номер устройства',
-  'qrcode.alias': 'Название',
   'qrcode.contact': 'Сервисная служба',
   'qrcode.signIn': 'Войти и открыть подъёмник',
   'qrcode.noDevice': 'В ссылке нет номера устройства',
@@ -387,6 +386,9 @@ const ruRU: Record<TranslationKey, string> = {
   'system.org.assign': 'Назначить',
   'system.org.unassign': 'Убрать',
   'system.org.noLifts': 'У организации пока нет подъёмников',
+  'qrcode.floors': 'Этажей',
+  'qrcode.maker': 'Производитель',
+  'qrcode.alias': 'Название',
   ...manufactureRuRU,
   ...liftsRuRU,
 };

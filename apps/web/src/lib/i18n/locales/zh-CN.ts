@@ -178,7 +178,6 @@ const zhCN = {
   'qrcode.title': '扫码查看设备',
   'qrcode.kind': '设备类型',
   'qrcode.deviceNo': '设备编号',
-  'qrcode.alias': '名称',
   'qrcode.contact': '服务联系方式',
   'qrcode.signIn': '登录查看该设备',
   'qrcode.noDevice': '链接中缺少设备编号',
@@ -382,6 +381,9 @@ const zhCN = {
   'system.org.assign': '分配',
   'system.org.unassign': '移出',
   'system.org.noLifts': '该组织还没有设备',
+  'qrcode.floors': '楼层数',
+  'qrcode.maker': '制造商',
+  'qrcode.alias': '名称',
   ...manufactureZhCN,
   ...liftsZhCN,
 } as const;
