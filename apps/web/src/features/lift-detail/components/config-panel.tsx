@@ -90,11 +90,24 @@ function dependenciesOf(field: ConfigField): string[] {
   }
 }
 
-function FieldInput({ field, disabled }: { field: ConfigField; disabled: boolean }) {
+/** Form.Item hands its control `id`, `value` and `onChange`: they go on to the input. */
+interface ControlProps {
+  id?: string;
+  value?: unknown;
+  onChange?: (value: unknown) => void;
+}
+
+function FieldInput({
+  field,
+  disabled,
+  ...control
+}: { field: ConfigField; disabled: boolean } & ControlProps) {
   const { t } = useTranslation();
   if (field.type === 'enum')
     return (
       <Select
+        {...control}
+        value={control.value as string | undefined}
         disabled={disabled}
         options={(field.options ?? []).map((option) => ({
           value: option,
@@ -105,7 +118,9 @@ function FieldInput({ field, disabled }: { field: ConfigField; disabled: boolean
       />
     );
   return (
-    <InputNumber
+    <InputNumber<number>
+      {...control}
+      value={control.value as number | null | undefined}
       disabled={disabled}
       step={field.step ?? 1}
       style={{ width: '100%' }}
