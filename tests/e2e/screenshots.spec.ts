@@ -137,6 +137,10 @@ test.describe('screenshots', () => {
         await page.waitForTimeout(300);
         await shot('change-password-errors');
         await page.keyboard.press('Escape');
+        await page
+          .locator('.ant-modal-wrap:visible')
+          .waitFor({ state: 'hidden' })
+          .catch(() => undefined);
         await page.getByTestId('avatar-menu').click();
         await page
           .locator('.ant-dropdown:not(.ant-dropdown-hidden)')

@@ -1,4 +1,4 @@
-import { Card, Grid, Menu, Segmented } from 'antd';
+import { Card, Grid, Menu, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { LayoutSettingsForm } from '../../../components/layout-settings-form.tsx';
@@ -48,11 +48,13 @@ export default function AccountSettingsPage() {
         >
           {screens.md === false ? (
             <div className="account-settings-tabs">
-              <Segmented
-                block
+              <Select
+                style={{ width: '100%' }}
                 options={SECTIONS.map((key) => ({ value: key, label: label(key) }))}
                 value={section}
-                onChange={(key) => go(String(key))}
+                onChange={(key) => go(key)}
+                aria-label={t('menu.account.settings')}
+                data-testid="settings-section"
               />
             </div>
           ) : (
