@@ -64,7 +64,8 @@ export const manufactureApi = {
 
 export const manufactureKeys = {
   documents: ['manufacture', 'documents'] as const,
-  configLogs: (liftId: string, page: number) => ['manufacture', 'configLogs', liftId, page] as const,
+  configLogs: (liftId: string, page: number) =>
+    ['manufacture', 'configLogs', liftId, page] as const,
 };
 
 export function useDocuments(enabled = true) {
@@ -84,15 +85,36 @@ export function useConfigLogs(liftId: string | null, page: number) {
 }
 
 /** Uploads a file as it is (the body is the file; name and kind in the query). */
-export async function uploadDocument(file: File, kind: DocumentView['kind']): Promise<DocumentView> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream', Accept: 'application/json' };
+export async function uploadDocument(
+  file: File,
+  kind: DocumentView['kind'],
+): Promise<DocumentView> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/octet-stream',
+    Accept: 'application/json',
+  };
   const csrf = readCookie(CSRF_COOKIE);
   if (csrf) headers[CSRF_HEADER] = csrf;
   const token = getToken();
   if (token) headers[TOKEN_HEADER] = token;
   const query = new URLSearchParams({ name: file.name, kind });
-  const response = await fetch(`/api/document/upload?${query.toString()}`, { method: 'POST', headers, body: file, credentials: 'same-origin' });
-  const envelope = (await response.json().catch(() => null)) as { success?: boolean; code?: string; msg?: string; result?: unknown } | null;
+  const response = await fetch(`/api/document/upload?${query.toString()}`, {
+    method: 'POST',
+    headers,
+    body: file,
+    credentials: 'same-origin',
+  });
+  const envelope = (await response.json().catch(() => null)) as {
+    success?: boolean;
+    code?: string;
+    msg?: string;
+    result?: unknown;
+  } | null;
   if (response.ok && envelope?.success) return envelope.result as DocumentView;
-  throw new ApiError(response.status, envelope?.code ?? 'request.failed', envelope?.msg ?? response.statusText, envelope?.result ?? null);
+  throw new ApiError(
+    response.status,
+    envelope?.code ?? 'request.failed',
+    envelope?.msg ?? response.statusText,
+    envelope?.result ?? null,
+  );
 }

@@ -24,7 +24,11 @@ export interface Bench {
   /** Runs a step: its failure becomes a message (or the lasting problem); resolves undefined then. */
   run: <T>(step: () => Promise<T>) => Promise<T | undefined>;
   /** Tells the server what was done over the cable (audit log). */
-  audit: (step: (typeof SERIAL_LOG_STEPS)[number], result: 'ok' | 'failed', detail?: Record<string, unknown>) => void;
+  audit: (
+    step: (typeof SERIAL_LOG_STEPS)[number],
+    result: 'ok' | 'failed',
+    detail?: Record<string, unknown>,
+  ) => void;
 }
 
 const BenchContext = createContext<Bench | null>(null);
@@ -47,10 +51,12 @@ export function BenchProvider({ children }: { children: ReactNode }) {
     void message.warning(t('manufacture.serial.lost'));
   });
 
+  const { currentLink } = serial;
   const requireLink = useCallback((): SerialLink => {
-    if (!serial.link) throw new NoDevice();
-    return serial.link;
-  }, [serial.link]);
+    const link = currentLink();
+    if (!link) throw new NoDevice();
+    return link;
+  }, [currentLink]);
 
   const run = useCallback(
     async <T,>(step: () => Promise<T>): Promise<T | undefined> => {
@@ -75,7 +81,10 @@ export function BenchProvider({ children }: { children: ReactNode }) {
   const refresh = useCallback(async () => {
     const next = await requireLink().handshake();
     setHandshake(next);
-    const found = await manufactureApi.lookup({ controllerSerial: next.controllerSerial, ...(next.deviceNo ? { deviceNo: next.deviceNo } : {}) });
+    const found = await manufactureApi.lookup({
+      controllerSerial: next.controllerSerial,
+      ...(next.deviceNo ? { deviceNo: next.deviceNo } : {}),
+    });
     setLift(found.lift);
     setProblem(null);
     return next;
@@ -84,13 +93,32 @@ export function BenchProvider({ children }: { children: ReactNode }) {
   const audit = useCallback<Bench['audit']>(
     (step, result, detail) => {
       if (!handshake) return;
-      void manufactureApi.serialLog({ step, result, controllerSerial: handshake.controllerSerial, deviceNo: handshake.deviceNo, ...(detail ? { detail } : {}) }).catch(() => undefined);
+      void manufactureApi
+        .serialLog({
+          step,
+          result,
+          controllerSerial: handshake.controllerSerial,
+          deviceNo: handshake.deviceNo,
+          ...(detail ? { detail } : {}),
+        })
+        .catch(() => undefined);
     },
     [handshake],
   );
 
   const value = useMemo<Bench>(
-    () => ({ serial, handshake, lift, setLift, problem, clearProblem: () => setProblem(null), refresh, requireLink, run, audit }),
+    () => ({
+      serial,
+      handshake,
+      lift,
+      setLift,
+      problem,
+      clearProblem: () => setProblem(null),
+      refresh,
+      requireLink,
+      run,
+      audit,
+    }),
     [serial, handshake, lift, problem, refresh, requireLink, run, audit],
   );
   return <BenchContext.Provider value={value}>{children}</BenchContext.Provider>;

@@ -2,12 +2,25 @@ import { useState } from 'react';
 import { App, Button, Col, Form, InputNumber, Row, Select, Space, Switch } from 'antd';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_POLLING_CHANNEL, POLLING_CHANNELS, POLL_FUNCTION_CODES, pollingChannelSchema, type PollingChannel } from '@liftlink/protocol';
+import {
+  DEFAULT_POLLING_CHANNEL,
+  POLLING_CHANNELS,
+  POLL_FUNCTION_CODES,
+  pollingChannelSchema,
+  type PollingChannel,
+} from '@liftlink/protocol';
 import { Access } from '../../../lib/access.tsx';
 import { issueText } from '../model/errors.ts';
 import { useBenchStep } from './bench-context.tsx';
 
-const NUMBER_FIELDS = ['slaveAddress', 'startRegister', 'count', 'intervalMs', 'timeoutMs', 'retries'] as const;
+const NUMBER_FIELDS = [
+  'slaveAddress',
+  'startRegister',
+  'count',
+  'intervalMs',
+  'timeoutMs',
+  'retries',
+] as const;
 
 /** Polling channels 1 to 10: what the controller reads from the slaves on its RS-485 port. */
 export function ChannelsTab() {
@@ -26,7 +39,17 @@ export function ChannelsTab() {
   const write = async () => {
     const parsed = pollingChannelSchema.safeParse(form.getFieldsValue(true));
     if (!parsed.success) {
-      form.setFields(parsed.error.issues.map((i) => ({ name: String(i.path[0]) as keyof PollingChannel, errors: [issueText({ message: i.message, params: (i as { params?: Record<string, number> }).params })] })));
+      form.setFields(
+        parsed.error.issues.map((i) => ({
+          name: String(i.path[0]) as keyof PollingChannel,
+          errors: [
+            issueText({
+              message: i.message,
+              params: (i as { params?: Record<string, number> }).params,
+            }),
+          ],
+        })),
+      );
       return;
     }
     await step('write', async () => {
@@ -46,7 +69,10 @@ export function ChannelsTab() {
             form.setFieldsValue(DEFAULT_POLLING_CHANNEL);
             if (bench.serial.link) void read(n);
           }}
-          options={Array.from({ length: POLLING_CHANNELS }, (_, i) => ({ value: i + 1, label: t('manufacture.channels.channel', { n: i + 1 }) }))}
+          options={Array.from({ length: POLLING_CHANNELS }, (_, i) => ({
+            value: i + 1,
+            label: t('manufacture.channels.channel', { n: i + 1 }),
+          }))}
           style={{ width: 160 }}
           data-testid="channel-select"
           aria-label={t('manufacture.channels.pick')}
@@ -58,13 +84,22 @@ export function ChannelsTab() {
       <Form form={form} layout="vertical" initialValues={DEFAULT_POLLING_CHANNEL} size="small">
         <Row gutter={12}>
           <Col xs={12} sm={8}>
-            <Form.Item name="enabled" label={t('manufacture.channels.enabled')} valuePropName="checked">
+            <Form.Item
+              name="enabled"
+              label={t('manufacture.channels.enabled')}
+              valuePropName="checked"
+            >
               <Switch data-testid="channel-enabled" />
             </Form.Item>
           </Col>
           <Col xs={12} sm={8}>
             <Form.Item name="functionCode" label={t('manufacture.channels.functionCode')}>
-              <Select options={POLL_FUNCTION_CODES.map((c) => ({ value: c, label: t(`manufacture.channels.fc${c}`) }))} />
+              <Select
+                options={POLL_FUNCTION_CODES.map((c) => ({
+                  value: c,
+                  label: t(`manufacture.channels.fc${c}`),
+                }))}
+              />
             </Form.Item>
           </Col>
           {NUMBER_FIELDS.map((name) => (
@@ -77,7 +112,13 @@ export function ChannelsTab() {
         </Row>
       </Form>
       <Access check="manufacture.edit">
-        <Button type="primary" icon={<UploadOutlined />} onClick={() => void write()} loading={busy === 'write'} data-testid="channel-save">
+        <Button
+          type="primary"
+          icon={<UploadOutlined />}
+          onClick={() => void write()}
+          loading={busy === 'write'}
+          data-testid="channel-save"
+        >
           {t('manufacture.common.write')}
         </Button>
       </Access>

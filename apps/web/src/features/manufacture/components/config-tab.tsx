@@ -1,12 +1,45 @@
 import { useMemo, useState } from 'react';
-import { Alert, App, Button, Col, Form, InputNumber, Row, Select, Space, Switch, Tabs, Tag, Typography } from 'antd';
-import { CloudUploadOutlined, DownloadOutlined, SaveOutlined, SendOutlined } from '@ant-design/icons';
+import {
+  Alert,
+  App,
+  Button,
+  Col,
+  Form,
+  InputNumber,
+  Row,
+  Select,
+  Space,
+  Switch,
+  Tabs,
+  Tag,
+  Typography,
+} from 'antd';
+import {
+  CloudUploadOutlined,
+  DownloadOutlined,
+  SaveOutlined,
+  SendOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { configField, defaultConfig, validateConfigChange, type ConfigField, type ConfigIssue, type LiftConfig } from '@liftlink/protocol';
+import {
+  configField,
+  defaultConfig,
+  validateConfigChange,
+  type ConfigField,
+  type ConfigIssue,
+  type LiftConfig,
+} from '@liftlink/protocol';
 import { Access } from '../../../lib/access.tsx';
 import { ApiError } from '../../../lib/http.ts';
 import { tx } from '../../../lib/i18n/i18n.ts';
-import { configSections, fieldLabel, formToConfig, issueField, unitLabel, type ConfigFormValues } from '../../lift-detail/model/config-model.ts';
+import {
+  configSections,
+  fieldLabel,
+  formToConfig,
+  issueField,
+  unitLabel,
+  type ConfigFormValues,
+} from '../../lift-detail/model/config-model.ts';
 import { manufactureApi, type ConfigBody } from '../api/manufacture-api.ts';
 import { issueText } from '../model/errors.ts';
 import { useBenchStep } from './bench-context.tsx';
@@ -15,8 +48,25 @@ function FieldInput({ field }: { field: ConfigField }) {
   const label = fieldLabel(field.key);
   if (field.type === 'boolean') return <Switch aria-label={label} />;
   if (field.type === 'enum')
-    return <Select aria-label={label} options={(field.options ?? []).map((o) => ({ value: o, label: tx(`config.option.${field.baseKey}.${o}`) }))} />;
-  return <InputNumber aria-label={label} step={field.step ?? 1} min={field.min} max={field.max} style={{ width: '100%' }} suffix={field.unit ? unitLabel(field) : undefined} />;
+    return (
+      <Select
+        aria-label={label}
+        options={(field.options ?? []).map((o) => ({
+          value: o,
+          label: tx(`config.option.${field.baseKey}.${o}`),
+        }))}
+      />
+    );
+  return (
+    <InputNumber
+      aria-label={label}
+      step={field.step ?? 1}
+      min={field.min}
+      max={field.max}
+      style={{ width: '100%' }}
+      suffix={field.unit ? unitLabel(field) : undefined}
+    />
+  );
 }
 
 type Source = 'device' | 'cloud' | 'defaults';
@@ -48,7 +98,11 @@ export function ConfigTab() {
   const showIssues = (issues: ConfigIssue[]) => {
     const known = issues.filter((i) => configField(issueField(i.path)));
     form.setFields(known.map((i) => ({ name: issueField(i.path), errors: [issueText(i)] })));
-    void message.error(known[0] ? `${fieldLabel(issueField(known[0].path))}: ${issueText(known[0])}` : t('errors.config.invalid'));
+    void message.error(
+      known[0]
+        ? `${fieldLabel(issueField(known[0].path))}: ${issueText(known[0])}`
+        : t('errors.config.invalid'),
+    );
   };
 
   const readDevice = () =>
@@ -88,7 +142,9 @@ export function ConfigTab() {
         void message.success(t('manufacture.config.savedToDevice', { version }));
         await bench.refresh();
       } catch (error) {
-        bench.audit('writeConfig', 'failed', { code: (error as { code?: string }).code ?? 'unknown' });
+        bench.audit('writeConfig', 'failed', {
+          code: (error as { code?: string }).code ?? 'unknown',
+        });
         const issues = (error as { issues?: ConfigIssue[] }).issues;
         if (issues?.length) return showIssues(issues);
         throw error;
@@ -106,12 +162,20 @@ export function ConfigTab() {
     const body: ConfigBody = {
       liftId: lift.id,
       version: lift.configVersion,
-      config: which === 'lift' ? config : Object.fromEntries(Object.entries(config).filter(([k]) => configField(k)?.part === 'run')),
+      config:
+        which === 'lift'
+          ? config
+          : Object.fromEntries(
+              Object.entries(config).filter(([k]) => configField(k)?.part === 'run'),
+            ),
     };
     const send = (confirm: boolean) =>
       step(which, async () => {
         try {
-          await (which === 'lift' ? manufactureApi.setLiftConfig : manufactureApi.setRunConfig)({ ...body, ...(confirm ? { confirmReconfigure: true } : {}) });
+          await (which === 'lift' ? manufactureApi.setLiftConfig : manufactureApi.setRunConfig)({
+            ...body,
+            ...(confirm ? { confirmReconfigure: true } : {}),
+          });
           void message.success(t('manufacture.config.sent'));
           const found = await manufactureApi.lookup({ deviceNo: lift.deviceNo ?? undefined });
           bench.setLift(found.lift);
@@ -130,16 +194,30 @@ export function ConfigTab() {
   return (
     <div data-testid="config-tab">
       <Space wrap style={{ marginBottom: 12 }}>
-        <Button icon={<DownloadOutlined />} onClick={() => void readDevice()} loading={busy === 'read'} data-testid="config-read">
+        <Button
+          icon={<DownloadOutlined />}
+          onClick={() => void readDevice()}
+          loading={busy === 'read'}
+          data-testid="config-read"
+        >
           {t('manufacture.config.readDevice')}
         </Button>
         <Button onClick={() => lift?.config && load(lift.config, 'cloud')} disabled={!lift?.config}>
           {t('manufacture.config.loadCloud')}
         </Button>
-        <Button onClick={() => load(defaultConfig(kind, floors), 'defaults')}>{t('manufacture.config.loadDefaults')}</Button>
+        <Button onClick={() => load(defaultConfig(kind, floors), 'defaults')}>
+          {t('manufacture.config.loadDefaults')}
+        </Button>
         {source ? <Tag color="blue">{t(`manufacture.config.source.${source}`)}</Tag> : null}
       </Space>
-      {!source ? <Alert type="info" showIcon message={t('manufacture.config.loadFirst')} style={{ marginBottom: 12 }} /> : null}
+      {!source ? (
+        <Alert
+          type="info"
+          showIcon
+          message={t('manufacture.config.loadFirst')}
+          style={{ marginBottom: 12 }}
+        />
+      ) : null}
       <Form form={form} layout="vertical" disabled={!source} size="small">
         <Tabs
           size="small"
@@ -152,7 +230,11 @@ export function ConfigTab() {
                 <Row gutter={12}>
                   {fields.map((field) => (
                     <Col key={field.key} xs={24} sm={12} xl={8}>
-                      <Form.Item name={field.key} label={fieldLabel(field.key)} valuePropName={field.type === 'boolean' ? 'checked' : 'value'}>
+                      <Form.Item
+                        name={field.key}
+                        label={fieldLabel(field.key)}
+                        valuePropName={field.type === 'boolean' ? 'checked' : 'value'}
+                      >
                         <FieldInput field={field} />
                       </Form.Item>
                     </Col>
@@ -165,13 +247,29 @@ export function ConfigTab() {
       </Form>
       <Space wrap>
         <Access check="manufacture.edit">
-          <Button type="primary" icon={<SaveOutlined />} onClick={() => void saveToDevice()} loading={busy === 'save'} data-testid="config-save-device">
+          <Button
+            type="primary"
+            icon={<SaveOutlined />}
+            onClick={() => void saveToDevice()}
+            loading={busy === 'save'}
+            data-testid="config-save-device"
+          >
             {t('manufacture.config.saveToDevice')}
           </Button>
-          <Button icon={<CloudUploadOutlined />} onClick={() => void sendToCloud('lift')} loading={busy === 'lift'} data-testid="config-set-lift">
+          <Button
+            icon={<CloudUploadOutlined />}
+            onClick={() => void sendToCloud('lift')}
+            loading={busy === 'lift'}
+            data-testid="config-set-lift"
+          >
             {t('manufacture.config.setLift')}
           </Button>
-          <Button icon={<SendOutlined />} onClick={() => void sendToCloud('run')} loading={busy === 'run'} data-testid="config-set-run">
+          <Button
+            icon={<SendOutlined />}
+            onClick={() => void sendToCloud('run')}
+            loading={busy === 'run'}
+            data-testid="config-set-run"
+          >
             {t('manufacture.config.setRun')}
           </Button>
         </Access>

@@ -1,7 +1,16 @@
 import { App, Button, Form, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { BYTE_ORDERS_16, BYTE_ORDERS_32, CONVERSION_TYPES, MAX_CONVERSIONS, POLLING_CHANNELS, conversionTableSchema, registersOf, type ConversionEntry } from '@liftlink/protocol';
+import {
+  BYTE_ORDERS_16,
+  BYTE_ORDERS_32,
+  CONVERSION_TYPES,
+  MAX_CONVERSIONS,
+  POLLING_CHANNELS,
+  conversionTableSchema,
+  registersOf,
+  type ConversionEntry,
+} from '@liftlink/protocol';
 import { Access } from '../../../lib/access.tsx';
 import { issueText } from '../model/errors.ts';
 import { useBenchStep } from './bench-context.tsx';
@@ -10,7 +19,14 @@ interface Values {
   entries: ConversionEntry[];
 }
 
-const NEW_ENTRY: ConversionEntry = { channel: 1, register: 0, type: 'uint16', byteOrder: 'AB', scale: 1, key: '' };
+const NEW_ENTRY: ConversionEntry = {
+  channel: 1,
+  register: 0,
+  type: 'uint16',
+  byteOrder: 'AB',
+  scale: 1,
+  key: '',
+};
 
 /** Data conversion: registers of the polling channels become named fields (type, byte order, scale). */
 export function ConversionTab() {
@@ -29,7 +45,12 @@ export function ConversionTab() {
     const entries = (form.getFieldValue('entries') as ConversionEntry[] | undefined) ?? [];
     const parsed = conversionTableSchema.safeParse(entries);
     if (!parsed.success) {
-      form.setFields(parsed.error.issues.map((i) => ({ name: ['entries', ...i.path] as never, errors: [issueText({ message: i.message })] })));
+      form.setFields(
+        parsed.error.issues.map((i) => ({
+          name: ['entries', ...i.path] as never,
+          errors: [issueText({ message: i.message })],
+        })),
+      );
       return;
     }
     await step('write', async () => {
@@ -38,9 +59,19 @@ export function ConversionTab() {
         bench.audit('writeConversions', 'ok', { count });
         void message.success(t('manufacture.conversion.saved'));
       } catch (error) {
-        const issues = (error as { issues?: { path: string; message: string; params?: Record<string, number> }[] }).issues;
+        const issues = (
+          error as { issues?: { path: string; message: string; params?: Record<string, number> }[] }
+        ).issues;
         if (!issues?.length) throw error;
-        form.setFields(issues.map((i) => ({ name: ['entries', ...i.path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p))] as never, errors: [issueText(i)] })));
+        form.setFields(
+          issues.map((i) => ({
+            name: [
+              'entries',
+              ...i.path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+            ] as never,
+            errors: [issueText(i)],
+          })),
+        );
       }
     });
   };
@@ -51,10 +82,19 @@ export function ConversionTab() {
         {(fields, { add, remove }) => (
           <>
             <Space wrap style={{ marginBottom: 12 }}>
-              <Button icon={<DownloadOutlined />} onClick={() => void read()} loading={busy === 'read'}>
+              <Button
+                icon={<DownloadOutlined />}
+                onClick={() => void read()}
+                loading={busy === 'read'}
+              >
                 {t('manufacture.common.read')}
               </Button>
-              <Button icon={<PlusOutlined />} onClick={() => add({ ...NEW_ENTRY })} disabled={fields.length >= MAX_CONVERSIONS} data-testid="conversion-add">
+              <Button
+                icon={<PlusOutlined />}
+                onClick={() => add({ ...NEW_ENTRY })}
+                disabled={fields.length >= MAX_CONVERSIONS}
+                data-testid="conversion-add"
+              >
                 {t('manufacture.conversion.add')}
               </Button>
             </Space>
@@ -71,7 +111,12 @@ export function ConversionTab() {
                   width: 100,
                   render: (_, f) => (
                     <Form.Item name={[f.name, 'channel']} noStyle>
-                      <Select options={Array.from({ length: POLLING_CHANNELS }, (_, i) => ({ value: i + 1, label: String(i + 1) }))} />
+                      <Select
+                        options={Array.from({ length: POLLING_CHANNELS }, (_, i) => ({
+                          value: i + 1,
+                          label: String(i + 1),
+                        }))}
+                      />
                     </Form.Item>
                   ),
                 },
@@ -91,7 +136,12 @@ export function ConversionTab() {
                     <Form.Item name={[f.name, 'type']} noStyle>
                       <Select
                         options={CONVERSION_TYPES.map((c) => ({ value: c, label: c }))}
-                        onChange={(type: ConversionEntry['type']) => form.setFieldValue(['entries', f.name, 'byteOrder'], registersOf(type) === 2 ? 'ABCD' : 'AB')}
+                        onChange={(type: ConversionEntry['type']) =>
+                          form.setFieldValue(
+                            ['entries', f.name, 'byteOrder'],
+                            registersOf(type) === 2 ? 'ABCD' : 'AB',
+                          )
+                        }
                       />
                     </Form.Item>
                   ),
@@ -102,7 +152,11 @@ export function ConversionTab() {
                   render: (_, f) => (
                     <Form.Item noStyle shouldUpdate>
                       {() => {
-                        const type = form.getFieldValue(['entries', f.name, 'type']) as ConversionEntry['type'];
+                        const type = form.getFieldValue([
+                          'entries',
+                          f.name,
+                          'type',
+                        ]) as ConversionEntry['type'];
                         const orders = registersOf(type) === 2 ? BYTE_ORDERS_32 : BYTE_ORDERS_16;
                         return (
                           <Form.Item name={[f.name, 'byteOrder']} style={{ margin: 0 }}>
@@ -126,13 +180,24 @@ export function ConversionTab() {
                   title: t('manufacture.conversion.key'),
                   render: (_, f) => (
                     <Form.Item name={[f.name, 'key']} style={{ margin: 0 }}>
-                      <Input placeholder={t('manufacture.conversion.keyPlaceholder')} maxLength={32} />
+                      <Input
+                        placeholder={t('manufacture.conversion.keyPlaceholder')}
+                        maxLength={32}
+                      />
                     </Form.Item>
                   ),
                 },
                 {
                   width: 48,
-                  render: (_, f) => <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t('common.delete')} />,
+                  render: (_, f) => (
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      onClick={() => remove(f.name)}
+                      aria-label={t('common.delete')}
+                    />
+                  ),
                 },
               ]}
             />
@@ -140,7 +205,13 @@ export function ConversionTab() {
               {t('manufacture.conversion.hint')}
             </Typography.Paragraph>
             <Access check="manufacture.edit">
-              <Button type="primary" icon={<UploadOutlined />} onClick={() => void write()} loading={busy === 'write'} data-testid="conversion-save">
+              <Button
+                type="primary"
+                icon={<UploadOutlined />}
+                onClick={() => void write()}
+                loading={busy === 'write'}
+                data-testid="conversion-save"
+              >
                 {t('manufacture.common.write')}
               </Button>
             </Access>

@@ -1,25 +1,84 @@
 import { useState } from 'react';
-import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, Modal, Space, Tag, Typography } from 'antd';
-import { CloudSyncOutlined, KeyOutlined, ReloadOutlined, StopOutlined, TagOutlined } from '@ant-design/icons';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Form,
+  Input,
+  Modal,
+  Space,
+  Tag,
+  Typography,
+} from 'antd';
+import {
+  CloudSyncOutlined,
+  KeyOutlined,
+  ReloadOutlined,
+  StopOutlined,
+  TagOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { SerialError, deviceNoSchema, type Handshake, type NewIotCredentials } from '@liftlink/protocol';
+import {
+  SerialError,
+  deviceNoSchema,
+  type Handshake,
+  type NewIotCredentials,
+} from '@liftlink/protocol';
 import { Access } from '../../../lib/access.tsx';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { manufactureApi } from '../api/manufacture-api.ts';
 import { useBenchStep } from './bench-context.tsx';
 
-const MQTT_COLORS: Record<Handshake['mqtt'], string> = { none: 'default', connecting: 'gold', online: 'green', refused: 'red' };
+const MQTT_COLORS: Record<Handshake['mqtt'], string> = {
+  none: 'default',
+  connecting: 'gold',
+  online: 'green',
+  refused: 'red',
+};
 
 /** The secret is shown here once; it is already written to the controller (or can be written again). */
-function SecretModal({ iot, written, onWriteAgain, onClose }: { iot: NewIotCredentials | null; written: boolean; onWriteAgain: () => void; onClose: () => void }) {
+function SecretModal({
+  iot,
+  written,
+  onWriteAgain,
+  onClose,
+}: {
+  iot: NewIotCredentials | null;
+  written: boolean;
+  onWriteAgain: () => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   return (
-    <Modal open={iot !== null} title={t('manufacture.iot.newTitle')} onCancel={onClose} onOk={onClose} cancelButtonProps={{ style: { display: 'none' } }} okText={t('manufacture.iot.done')}>
+    <Modal
+      open={iot !== null}
+      title={t('manufacture.iot.newTitle')}
+      onCancel={onClose}
+      onOk={onClose}
+      cancelButtonProps={{ style: { display: 'none' } }}
+      okText={t('manufacture.iot.done')}
+    >
       {iot ? (
         <Space direction="vertical" style={{ width: '100%' }} data-testid="iot-secret-modal">
-          <Alert type={written ? 'success' : 'warning'} showIcon message={written ? t('manufacture.iot.written') : t('manufacture.iot.notWritten')} action={written ? undefined : <Button size="small" onClick={onWriteAgain}>{t('manufacture.iot.writeAgain')}</Button>} />
+          <Alert
+            type={written ? 'success' : 'warning'}
+            showIcon
+            message={written ? t('manufacture.iot.written') : t('manufacture.iot.notWritten')}
+            action={
+              written ? undefined : (
+                <Button size="small" onClick={onWriteAgain}>
+                  {t('manufacture.iot.writeAgain')}
+                </Button>
+              )
+            }
+          />
           <Descriptions column={1} size="small" bordered>
-            <Descriptions.Item label={t('manufacture.device.deviceNo')}>{iot.deviceNo}</Descriptions.Item>
+            <Descriptions.Item label={t('manufacture.device.deviceNo')}>
+              {iot.deviceNo}
+            </Descriptions.Item>
             <Descriptions.Item label={t('manufacture.iot.broker')}>{iot.mqttUrl}</Descriptions.Item>
             <Descriptions.Item label={t('manufacture.iot.secret')}>
               <Typography.Text code copyable className="bench-secret" data-testid="iot-secret">
@@ -50,7 +109,8 @@ export function DevicePanel() {
   const sameController = async (): Promise<Handshake> => {
     const shown = handshake;
     const now = await bench.refresh();
-    if (!now || !shown || now.controllerSerial !== shown.controllerSerial) throw new SerialError('mismatch');
+    if (!now || !shown || now.controllerSerial !== shown.controllerSerial)
+      throw new SerialError('mismatch');
     return now;
   };
 
@@ -73,7 +133,14 @@ export function DevicePanel() {
     if (!values) return;
     await step('assign', async () => {
       const link = bench.requireLink();
-      const registered = await manufactureApi.updateIotInfo({ mode: 'assign', deviceNo: values.deviceNo, kind: device.kind, floors: device.floors, firmware: device.firmware, controllerSerial: device.controllerSerial });
+      const registered = await manufactureApi.updateIotInfo({
+        mode: 'assign',
+        deviceNo: values.deviceNo,
+        kind: device.kind,
+        floors: device.floors,
+        firmware: device.firmware,
+        controllerSerial: device.controllerSerial,
+      });
       bench.setLift(registered.lift);
       await link.writeDeviceNo(values.deviceNo);
       bench.audit('writeDeviceNo', 'ok', { deviceNo: values.deviceNo });
@@ -88,7 +155,14 @@ export function DevicePanel() {
     if (!device) return;
     await step('update', async () => {
       const now = await sameController();
-      const result = await manufactureApi.updateIotInfo({ mode: 'update', deviceNo: now.deviceNo!, kind: now.kind, floors: now.floors, firmware: now.firmware, controllerSerial: now.controllerSerial });
+      const result = await manufactureApi.updateIotInfo({
+        mode: 'update',
+        deviceNo: now.deviceNo!,
+        kind: now.kind,
+        floors: now.floors,
+        firmware: now.firmware,
+        controllerSerial: now.controllerSerial,
+      });
       bench.setLift(result.lift);
       void message.success(t('manufacture.device.infoUpdated'));
     });
@@ -96,10 +170,17 @@ export function DevicePanel() {
 
   const writeCredentials = async (creds: NewIotCredentials) => {
     const ok = await bench.run(async () => {
-      await bench.requireLink().writeCredentials({ mqttUrl: creds.mqttUrl, deviceNo: creds.deviceNo, secret: creds.secret });
+      await bench.requireLink().writeCredentials({
+        mqttUrl: creds.mqttUrl,
+        deviceNo: creds.deviceNo,
+        secret: creds.secret,
+      });
       return true;
     });
-    bench.audit('writeCredentials', ok ? 'ok' : 'failed', { deviceNo: creds.deviceNo, mqttUrl: creds.mqttUrl });
+    bench.audit('writeCredentials', ok ? 'ok' : 'failed', {
+      deviceNo: creds.deviceNo,
+      mqttUrl: creds.mqttUrl,
+    });
     setIot({ creds, written: ok === true });
     if (ok) await bench.run(bench.refresh);
   };
@@ -133,7 +214,12 @@ export function DevicePanel() {
     <Card
       title={t('manufacture.device.title')}
       extra={
-        <Button icon={<ReloadOutlined />} onClick={() => void step('refresh', bench.refresh)} loading={busy === 'refresh'} data-testid="refresh-handshake">
+        <Button
+          icon={<ReloadOutlined />}
+          onClick={() => void step('refresh', bench.refresh)}
+          loading={busy === 'refresh'}
+          data-testid="refresh-handshake"
+        >
           {t('manufacture.device.refresh')}
         </Button>
       }
@@ -147,7 +233,16 @@ export function DevicePanel() {
           style={{ marginBottom: 12 }}
           data-testid="bench-problem"
           action={
-            <Button size="small" onClick={() => void step('refresh', async () => (bench.serial.mode === 'bridge' ? Promise.all([bench.refresh(), bench.serial.bridge.refreshPorts()]) : bench.refresh()))}>
+            <Button
+              size="small"
+              onClick={() =>
+                void step('refresh', async () =>
+                  bench.serial.mode === 'bridge'
+                    ? Promise.all([bench.refresh(), bench.serial.bridge.refreshPorts()])
+                    : bench.refresh(),
+                )
+              }
+            >
               {t('manufacture.device.refreshList')}
             </Button>
           }
@@ -159,18 +254,37 @@ export function DevicePanel() {
         <Empty description={t('manufacture.noDevice')} image={Empty.PRESENTED_IMAGE_SIMPLE} />
       ) : (
         <>
-          <Descriptions column={{ xs: 1, sm: 2, md: 2, lg: 1, xl: 2 }} size="small" data-testid="handshake">
+          <Descriptions
+            column={{ xs: 1, sm: 2, md: 2, lg: 1, xl: 2 }}
+            size="small"
+            data-testid="handshake"
+          >
             <Descriptions.Item label={t('manufacture.device.deviceNo')}>
-              {handshake.deviceNo ? <Typography.Text strong data-testid="handshake-device-no">{handshake.deviceNo}</Typography.Text> : <Tag color="orange">{t('manufacture.device.unassigned')}</Tag>}
+              {handshake.deviceNo ? (
+                <Typography.Text strong data-testid="handshake-device-no">
+                  {handshake.deviceNo}
+                </Typography.Text>
+              ) : (
+                <Tag color="orange">{t('manufacture.device.unassigned')}</Tag>
+              )}
             </Descriptions.Item>
-            <Descriptions.Item label={t('manufacture.device.kind')}>{t(`device.kind.${handshake.kind}`)}</Descriptions.Item>
-            <Descriptions.Item label={t('manufacture.device.floors')}>{handshake.floors}</Descriptions.Item>
-            <Descriptions.Item label={t('manufacture.device.firmware')}>{handshake.firmware}</Descriptions.Item>
+            <Descriptions.Item label={t('manufacture.device.kind')}>
+              {t(`device.kind.${handshake.kind}`)}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('manufacture.device.floors')}>
+              {handshake.floors}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('manufacture.device.firmware')}>
+              {handshake.firmware}
+            </Descriptions.Item>
             <Descriptions.Item label={t('manufacture.device.controllerSerial')}>
               <span data-testid="handshake-serial">{handshake.controllerSerial}</span>
             </Descriptions.Item>
             <Descriptions.Item label={t('manufacture.device.configVersion')}>
-              {handshake.configVersion} {handshake.configSaved ? null : <Tag color="orange">{t('manufacture.device.unsaved')}</Tag>}
+              {handshake.configVersion}{' '}
+              {handshake.configSaved ? null : (
+                <Tag color="orange">{t('manufacture.device.unsaved')}</Tag>
+              )}
             </Descriptions.Item>
             <Descriptions.Item label={t('manufacture.device.mqtt')}>
               <Tag color={MQTT_COLORS[handshake.mqtt]} data-testid="handshake-mqtt">
@@ -183,24 +297,53 @@ export function DevicePanel() {
                   <Tag color={lift.online ? 'green' : 'default'} data-testid="cloud-online">
                     {lift.online ? t('manufacture.device.online') : t('manufacture.device.offline')}
                   </Tag>
-                  <Tag color={lift.hasCredentials ? 'blue' : 'default'}>{lift.hasCredentials ? t('manufacture.iot.issued') : t('manufacture.iot.none')}</Tag>
+                  <Tag color={lift.hasCredentials ? 'blue' : 'default'}>
+                    {lift.hasCredentials ? t('manufacture.iot.issued') : t('manufacture.iot.none')}
+                  </Tag>
                 </Space>
               ) : (
                 <Tag>{t('manufacture.device.notRegistered')}</Tag>
               )}
             </Descriptions.Item>
           </Descriptions>
-          {!handshake.deviceNo ? <Alert type="warning" showIcon message={t('errors.lift.noDeviceNo')} style={{ margin: '12px 0' }} data-testid="no-device-no" /> : null}
+          {!handshake.deviceNo ? (
+            <Alert
+              type="warning"
+              showIcon
+              message={t('errors.lift.noDeviceNo')}
+              style={{ margin: '12px 0' }}
+              data-testid="no-device-no"
+            />
+          ) : null}
         </>
       )}
       <Access check="manufacture.edit">
         <Form form={form} layout="vertical" className="bench-assign" onFinish={() => void assign()}>
-          <Form.Item label={t('manufacture.device.assignLabel')} required style={{ marginBottom: 8 }}>
+          <Form.Item
+            label={t('manufacture.device.assignLabel')}
+            required
+            style={{ marginBottom: 8 }}
+          >
             <Space.Compact style={{ width: '100%' }}>
-              <Form.Item name="deviceNo" noStyle rules={[zodRule(deviceNoSchema)]} normalize={(v: string) => v?.toUpperCase()}>
-                <Input placeholder={t('manufacture.device.assignPlaceholder')} data-testid="assign-input" maxLength={32} />
+              <Form.Item
+                name="deviceNo"
+                noStyle
+                rules={[zodRule(deviceNoSchema)]}
+                normalize={(v: string) => v?.toUpperCase()}
+              >
+                <Input
+                  placeholder={t('manufacture.device.assignPlaceholder')}
+                  data-testid="assign-input"
+                  maxLength={32}
+                />
               </Form.Item>
-              <Button type="primary" htmlType="submit" icon={<TagOutlined />} loading={busy === 'assign'} data-testid="assign-submit">
+              <Button
+                type="primary"
+                htmlType="submit"
+                icon={<TagOutlined />}
+                loading={busy === 'assign'}
+                data-testid="assign-submit"
+              >
                 {t('manufacture.device.assign')}
               </Button>
             </Space.Compact>
@@ -208,29 +351,55 @@ export function DevicePanel() {
           <Form.Item shouldUpdate noStyle>
             {() => {
               const errors = form.getFieldError('deviceNo');
-              return errors.length ? <Typography.Text type="danger">{errors[0]}</Typography.Text> : null;
+              return errors.length ? (
+                <Typography.Text type="danger">{errors[0]}</Typography.Text>
+              ) : null;
             }}
           </Form.Item>
         </Form>
       </Access>
       <Space wrap style={{ marginTop: 12 }}>
         <Access check="manufacture.edit">
-          <Button icon={<CloudSyncOutlined />} onClick={() => void updateInfo()} loading={busy === 'update'} data-testid="update-iot-info">
+          <Button
+            icon={<CloudSyncOutlined />}
+            onClick={() => void updateInfo()}
+            loading={busy === 'update'}
+            data-testid="update-iot-info"
+          >
             {t('manufacture.iot.update')}
           </Button>
         </Access>
         <Access check="manufacture.add">
-          <Button type="primary" ghost icon={<KeyOutlined />} onClick={() => void newCredentials()} loading={busy === 'iot'} data-testid="new-iot">
+          <Button
+            type="primary"
+            ghost
+            icon={<KeyOutlined />}
+            onClick={() => void newCredentials()}
+            loading={busy === 'iot'}
+            data-testid="new-iot"
+          >
             {t('manufacture.iot.getNew')}
           </Button>
         </Access>
         <Access check="manufacture.delete">
-          <Button danger icon={<StopOutlined />} disabled={!lift?.hasCredentials} onClick={reset} loading={busy === 'reset'} data-testid="reset-iot">
+          <Button
+            danger
+            icon={<StopOutlined />}
+            disabled={!lift?.hasCredentials}
+            onClick={reset}
+            loading={busy === 'reset'}
+            data-testid="reset-iot"
+          >
             {t('manufacture.iot.reset')}
           </Button>
         </Access>
       </Space>
-      <SecretModal iot={iot?.creds ?? null} written={iot?.written ?? false} onWriteAgain={() => iot && void writeCredentials(iot.creds)} onClose={() => setIot(null)} />
+      <SecretModal
+        iot={iot?.creds ?? null}
+        written={iot?.written ?? false}
+        onWriteAgain={() => iot && void writeCredentials(iot.creds)}
+        onClose={() => setIot(null)}
+      />
     </Card>
   );
 }

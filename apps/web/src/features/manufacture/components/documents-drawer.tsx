@@ -5,9 +5,17 @@ import { useTranslation } from 'react-i18next';
 import { documentDownloadPath } from '@liftlink/protocol';
 import { Access } from '../../../lib/access.tsx';
 import { showError } from '../../../lib/form-errors.ts';
-import { manufactureApi, manufactureKeys, uploadDocument, useDocuments } from '../api/manufacture-api.ts';
+import {
+  manufactureApi,
+  manufactureKeys,
+  uploadDocument,
+  useDocuments,
+} from '../api/manufacture-api.ts';
 
-const size = (bytes: number) => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+const size = (bytes: number) =>
+  bytes >= 1_048_576
+    ? `${(bytes / 1_048_576).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
 /** Manuals per device kind, the plugin package and uploaded documents. */
 export function DocumentsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -18,7 +26,13 @@ export function DocumentsDrawer({ open, onClose }: { open: boolean; onClose: () 
   const reload = () => client.invalidateQueries({ queryKey: manufactureKeys.documents });
 
   return (
-    <Drawer open={open} onClose={onClose} title={t('manufacture.docs.title')} width={520} data-testid="documents-drawer">
+    <Drawer
+      open={open}
+      onClose={onClose}
+      title={t('manufacture.docs.title')}
+      width={520}
+      data-testid="documents-drawer"
+    >
       <Access check="document.import">
         <Upload
           showUploadList={false}
@@ -47,7 +61,13 @@ export function DocumentsDrawer({ open, onClose }: { open: boolean; onClose: () 
         renderItem={(doc) => (
           <List.Item
             actions={[
-              <Button key="download" type="link" icon={<DownloadOutlined />} href={documentDownloadPath(doc.id, doc.name)} aria-label={t('manufacture.docs.download')} />,
+              <Button
+                key="download"
+                type="link"
+                icon={<DownloadOutlined />}
+                href={documentDownloadPath(doc.id, doc.name)}
+                aria-label={t('manufacture.docs.download')}
+              />,
               <Access key="delete" check="document.delete">
                 <Popconfirm
                   title={t('common.confirmDelete')}
@@ -58,7 +78,12 @@ export function DocumentsDrawer({ open, onClose }: { open: boolean; onClose: () 
                     )
                   }
                 >
-                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('common.delete')} />
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={t('common.delete')}
+                  />
                 </Popconfirm>
               </Access>,
             ]}
@@ -68,7 +93,9 @@ export function DocumentsDrawer({ open, onClose }: { open: boolean; onClose: () 
               description={
                 <Space size={4} wrap>
                   <Tag>{t(`manufacture.docs.kind.${doc.kind}`)}</Tag>
-                  {doc.deviceKind ? <Tag color="blue">{t(`device.kind.${doc.deviceKind}`)}</Tag> : null}
+                  {doc.deviceKind ? (
+                    <Tag color="blue">{t(`device.kind.${doc.deviceKind}`)}</Tag>
+                  ) : null}
                   <span>{size(doc.size)}</span>
                 </Space>
               }

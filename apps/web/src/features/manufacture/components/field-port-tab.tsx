@@ -1,7 +1,11 @@
 import { App, Button, Form, Space, Typography } from 'antd';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_FIELD_PORT_SETTINGS, portSettingsSchema, type PortSettings } from '@liftlink/protocol';
+import {
+  DEFAULT_FIELD_PORT_SETTINGS,
+  portSettingsSchema,
+  type PortSettings,
+} from '@liftlink/protocol';
 import { Access } from '../../../lib/access.tsx';
 import { useBenchStep } from './bench-context.tsx';
 import { PortSettingsFields } from './serial-panel.tsx';
@@ -28,7 +32,9 @@ export function FieldPortTab() {
 
   return (
     <div data-testid="field-port-tab">
-      <Typography.Paragraph type="secondary">{t('manufacture.fieldPort.intro')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t('manufacture.fieldPort.intro')}
+      </Typography.Paragraph>
       <Form form={form} layout="vertical" initialValues={DEFAULT_FIELD_PORT_SETTINGS} size="small">
         <PortSettingsFields prefix="field-port" />
       </Form>
@@ -37,7 +43,13 @@ export function FieldPortTab() {
           {t('manufacture.common.read')}
         </Button>
         <Access check="manufacture.edit">
-          <Button type="primary" icon={<UploadOutlined />} onClick={() => void write()} loading={busy === 'write'} data-testid="field-port-save">
+          <Button
+            type="primary"
+            icon={<UploadOutlined />}
+            onClick={() => void write()}
+            loading={busy === 'write'}
+            data-testid="field-port-save"
+          >
             {t('manufacture.common.write')}
           </Button>
         </Access>

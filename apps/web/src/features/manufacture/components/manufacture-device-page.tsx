@@ -29,7 +29,11 @@ export default function ManufactureDevicePage() {
         title={t('menu.equipment.device')}
         extra={
           <Access check="document.query">
-            <Button icon={<FileTextOutlined />} onClick={() => setDocs(true)} data-testid="open-documents">
+            <Button
+              icon={<FileTextOutlined />}
+              onClick={() => setDocs(true)}
+              data-testid="open-documents"
+            >
               {t('manufacture.docs.title')}
             </Button>
           </Access>
@@ -51,9 +55,21 @@ export default function ManufactureDevicePage() {
               <Tabs
                 items={[
                   { key: 'config', label: t('manufacture.tabs.config'), children: <ConfigTab /> },
-                  { key: 'channels', label: t('manufacture.tabs.channels'), children: <ChannelsTab /> },
-                  { key: 'conversion', label: t('manufacture.tabs.conversion'), children: <ConversionTab /> },
-                  { key: 'port', label: t('manufacture.tabs.fieldPort'), children: <FieldPortTab /> },
+                  {
+                    key: 'channels',
+                    label: t('manufacture.tabs.channels'),
+                    children: <ChannelsTab />,
+                  },
+                  {
+                    key: 'conversion',
+                    label: t('manufacture.tabs.conversion'),
+                    children: <ConversionTab />,
+                  },
+                  {
+                    key: 'port',
+                    label: t('manufacture.tabs.fieldPort'),
+                    children: <FieldPortTab />,
+                  },
                   { key: 'logs', label: t('manufacture.tabs.logs'), children: <ConfigLogsTab /> },
                 ]}
               />

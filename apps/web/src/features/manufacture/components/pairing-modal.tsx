@@ -43,7 +43,9 @@ function PairingBody({ onPaired, onNewCode }: { onPaired: () => void; onNewCode:
         if (!cancelled) paired.current();
       } catch (error) {
         if (cancelled) return;
-        setState(error instanceof BridgeError && error.code === 'unreachable' ? 'notRunning' : 'waiting');
+        setState(
+          error instanceof BridgeError && error.code === 'unreachable' ? 'notRunning' : 'waiting',
+        );
         timer = window.setTimeout(() => void attempt(), POLL_MS);
       }
     };
@@ -85,7 +87,11 @@ function PairingBody({ onPaired, onNewCode }: { onPaired: () => void; onNewCode:
           type={state === 'notRunning' ? 'warning' : 'info'}
           showIcon
           icon={<Spin size="small" />}
-          message={state === 'notRunning' ? t('manufacture.bridge.notRunning') : t('manufacture.bridge.waiting')}
+          message={
+            state === 'notRunning'
+              ? t('manufacture.bridge.notRunning')
+              : t('manufacture.bridge.waiting')
+          }
           data-testid="pairing-state"
         />
       )}
@@ -107,8 +113,16 @@ export function PairingModal({ open, onClose }: { open: boolean; onClose: () => 
     onClose();
   };
   return (
-    <Modal open={open} title={t('manufacture.bridge.register')} onCancel={onClose} footer={<Button onClick={onClose}>{t('common.cancel')}</Button>} destroyOnHidden>
-      {open ? <PairingBody key={round} onPaired={paired} onNewCode={() => setRound((r) => r + 1)} /> : null}
+    <Modal
+      open={open}
+      title={t('manufacture.bridge.register')}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>{t('common.cancel')}</Button>}
+      destroyOnHidden
+    >
+      {open ? (
+        <PairingBody key={round} onPaired={paired} onNewCode={() => setRound((r) => r + 1)} />
+      ) : null}
     </Modal>
   );
 }

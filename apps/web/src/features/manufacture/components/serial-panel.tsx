@@ -1,8 +1,34 @@
 import { useCallback, useState } from 'react';
-import { App, AutoComplete, Button, Card, Col, Form, InputNumber, Row, Segmented, Select, Space, Tag, Tooltip } from 'antd';
-import { ApiOutlined, DownloadOutlined, LinkOutlined, QuestionCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import {
+  App,
+  AutoComplete,
+  Button,
+  Card,
+  Col,
+  Form,
+  InputNumber,
+  Row,
+  Segmented,
+  Select,
+  Space,
+  Tag,
+  Tooltip,
+} from 'antd';
+import {
+  ApiOutlined,
+  DownloadOutlined,
+  LinkOutlined,
+  QuestionCircleOutlined,
+  ReloadOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { BAUD_RATES, DEFAULT_PORT_SETTINGS, PARITIES, documentDownloadPath, type PortSettings } from '@liftlink/protocol';
+import {
+  BAUD_RATES,
+  DEFAULT_PORT_SETTINGS,
+  PARITIES,
+  documentDownloadPath,
+  type PortSettings,
+} from '@liftlink/protocol';
 import { useDocuments } from '../api/manufacture-api.ts';
 import { benchProblem } from '../model/errors.ts';
 import { BridgeError } from '../serial/bridge-client.ts';
@@ -15,12 +41,24 @@ interface PortForm extends PortSettings {
 }
 
 /** Port settings (baud rate, data bits, parity, stop bits) as selects. */
-export function PortSettingsFields({ disabled = false, prefix = 'port' }: { disabled?: boolean; prefix?: string }) {
+export function PortSettingsFields({
+  disabled = false,
+  prefix = 'port',
+}: {
+  disabled?: boolean;
+  prefix?: string;
+}) {
   const { t } = useTranslation();
-  const fields: { name: keyof PortSettings; options: { value: number | string; label: string }[] }[] = [
+  const fields: {
+    name: keyof PortSettings;
+    options: { value: number | string; label: string }[];
+  }[] = [
     { name: 'baudRate', options: BAUD_RATES.map((b) => ({ value: b, label: String(b) })) },
     { name: 'dataBits', options: [7, 8].map((b) => ({ value: b, label: String(b) })) },
-    { name: 'parity', options: PARITIES.map((p) => ({ value: p, label: t(`manufacture.port.parity.${p}`) })) },
+    {
+      name: 'parity',
+      options: PARITIES.map((p) => ({ value: p, label: t(`manufacture.port.parity.${p}`) })),
+    },
     { name: 'stopBits', options: [1, 2].map((b) => ({ value: b, label: String(b) })) },
   ];
   return (
@@ -74,8 +112,11 @@ export function SerialPanel() {
       // A freshly opened port: read the controller at once.
       await bench.run(bench.refresh);
     } catch (error) {
-      const notPaired = error instanceof BridgeError && (error.code === 'notPaired' || error.code === 'badToken');
-      void message.error(notPaired ? t('manufacture.bridge.registerFirst') : t('manufacture.serial.cannotOpen'));
+      const notPaired =
+        error instanceof BridgeError && (error.code === 'notPaired' || error.code === 'badToken');
+      void message.error(
+        notPaired ? t('manufacture.bridge.registerFirst') : t('manufacture.serial.cannotOpen'),
+      );
     }
   };
 
@@ -89,7 +130,12 @@ export function SerialPanel() {
       }
       data-testid="serial-panel"
     >
-      <Form form={form} layout="vertical" initialValues={DEFAULT_PORT_SETTINGS} disabled={serial.status !== 'closed'}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={DEFAULT_PORT_SETTINGS}
+        disabled={serial.status !== 'closed'}
+      >
         <Form.Item label={t('manufacture.serial.connection')}>
           <Segmented
             block
@@ -100,12 +146,17 @@ export function SerialPanel() {
                 value: 'webSerial',
                 disabled: !serial.webSerial,
                 label: (
-                  <Tooltip title={serial.webSerial ? undefined : t('manufacture.serial.noWebSerial')}>
+                  <Tooltip
+                    title={serial.webSerial ? undefined : t('manufacture.serial.noWebSerial')}
+                  >
                     <span data-testid="mode-web-serial">{t('manufacture.serial.webSerial')}</span>
                   </Tooltip>
                 ),
               },
-              { value: 'bridge', label: <span data-testid="mode-bridge">{t('manufacture.serial.bridge')}</span> },
+              {
+                value: 'bridge',
+                label: <span data-testid="mode-bridge">{t('manufacture.serial.bridge')}</span>,
+              },
             ]}
           />
         </Form.Item>
@@ -136,12 +187,19 @@ export function SerialPanel() {
                   <AutoComplete
                     data-testid="serial-path"
                     placeholder={t('manufacture.serial.portPlaceholder')}
-                    options={serial.bridge.ports.map((p) => ({ value: p.path, label: p.manufacturer ? `${p.path} (${p.manufacturer})` : p.path }))}
+                    options={serial.bridge.ports.map((p) => ({
+                      value: p.path,
+                      label: p.manufacturer ? `${p.path} (${p.manufacturer})` : p.path,
+                    }))}
                     onFocus={() => void refreshPorts()}
                   />
                 </Form.Item>
                 <Tooltip title={t('manufacture.serial.refreshPorts')}>
-                  <Button icon={<ReloadOutlined />} onClick={() => void refreshPorts()} aria-label={t('manufacture.serial.refreshPorts')} />
+                  <Button
+                    icon={<ReloadOutlined />}
+                    onClick={() => void refreshPorts()}
+                    aria-label={t('manufacture.serial.refreshPorts')}
+                  />
                 </Tooltip>
               </Space.Compact>
             </Form.Item>
@@ -155,17 +213,36 @@ export function SerialPanel() {
             {t('manufacture.serial.close')}
           </Button>
         ) : (
-          <Button type="primary" icon={<ApiOutlined />} loading={serial.status === 'opening'} onClick={() => void open()} data-testid="serial-open">
+          <Button
+            type="primary"
+            icon={<ApiOutlined />}
+            loading={serial.status === 'opening'}
+            onClick={() => void open()}
+            data-testid="serial-open"
+          >
             {t('manufacture.serial.open')}
           </Button>
         )}
-        <Button icon={<LinkOutlined />} onClick={() => setPairing(true)} data-testid="bridge-register">
+        <Button
+          icon={<LinkOutlined />}
+          onClick={() => setPairing(true)}
+          data-testid="bridge-register"
+        >
           {t('manufacture.bridge.register')}
         </Button>
-        <Button icon={<DownloadOutlined />} href={bridgeDoc ? documentDownloadPath(bridgeDoc.id, bridgeDoc.name) : undefined} disabled={!bridgeDoc} data-testid="bridge-download">
+        <Button
+          icon={<DownloadOutlined />}
+          href={bridgeDoc ? documentDownloadPath(bridgeDoc.id, bridgeDoc.name) : undefined}
+          disabled={!bridgeDoc}
+          data-testid="bridge-download"
+        >
           {t('manufacture.bridge.download')}
         </Button>
-        <Button icon={<QuestionCircleOutlined />} onClick={() => setHelp(true)} data-testid="bench-help">
+        <Button
+          icon={<QuestionCircleOutlined />}
+          onClick={() => setHelp(true)}
+          data-testid="bench-help"
+        >
           {t('manufacture.help.title')}
         </Button>
       </Space>

@@ -36,6 +36,7 @@ export function benchProblem(error: unknown): BenchProblem | null {
 export function issueText(issue: Pick<ConfigIssue, 'message' | 'params'>): string {
   const name = issue.message.replace(/^validation\./, '');
   if (hasKey(`config.issue.${name}`)) return tx(`config.issue.${name}`, { ...issue.params });
-  if (hasKey(`manufacture.issue.${name}`)) return tx(`manufacture.issue.${name}`, { ...issue.params });
+  if (hasKey(`manufacture.issue.${name}`))
+    return tx(`manufacture.issue.${name}`, { ...issue.params });
   return translateIssue(issue.message);
 }

@@ -86,7 +86,11 @@ describe('bridge client (page side)', () => {
     const client = new BridgeClient(17355);
     await client.connect();
     const opening = client.open('/dev/ttyUSB0', DEFAULT_PORT_SETTINGS);
-    expect(ws().lastSent()).toEqual({ type: 'open', path: '/dev/ttyUSB0', settings: DEFAULT_PORT_SETTINGS });
+    expect(ws().lastSent()).toEqual({
+      type: 'open',
+      path: '/dev/ttyUSB0',
+      settings: DEFAULT_PORT_SETTINGS,
+    });
     ws().say({ type: 'opened', path: '/dev/ttyUSB0' });
     const port = await opening;
     const got: number[][] = [];
@@ -115,6 +119,8 @@ describe('bridge client (page side)', () => {
     await tick();
     expect(lost).toHaveBeenCalledTimes(1);
     expect(await pending).toMatchObject({ code: 'closed' });
-    await expect(port.transport.write(new Uint8Array([1]))).rejects.toMatchObject({ code: 'closed' });
+    await expect(port.transport.write(new Uint8Array([1]))).rejects.toMatchObject({
+      code: 'closed',
+    });
   });
 });

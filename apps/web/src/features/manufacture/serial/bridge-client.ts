@@ -30,7 +30,12 @@ const ANSWER_MS = 10_000;
  */
 export class BridgeClient {
   private ws: WebSocket | null = null;
-  private waiting: { types: BridgeServerMessage['type'][]; resolve: (m: BridgeServerMessage) => void; reject: (e: BridgeError) => void; timer: number } | null = null;
+  private waiting: {
+    types: BridgeServerMessage['type'][];
+    resolve: (m: BridgeServerMessage) => void;
+    reject: (e: BridgeError) => void;
+    timer: number;
+  } | null = null;
   private readonly byteListeners = new Set<(bytes: Uint8Array) => void>();
   private portLost: (() => void) | null = null;
   private closedByUs = false;
@@ -92,7 +97,10 @@ export class BridgeClient {
     }
   }
 
-  private ask<T extends BridgeServerMessage['type']>(message: object, ...types: T[]): Promise<Extract<BridgeServerMessage, { type: T }>> {
+  private ask<T extends BridgeServerMessage['type']>(
+    message: object,
+    ...types: T[]
+  ): Promise<Extract<BridgeServerMessage, { type: T }>> {
     if (!this.connected) return Promise.reject(new BridgeError('closed'));
     this.fail(new BridgeError('closed'));
     return new Promise((resolve, reject) => {
@@ -106,7 +114,9 @@ export class BridgeClient {
   }
 
   /** Pairs with a one-time code (the bridge must have verified it), or comes back with a token. */
-  async hello(credential: { code: string } | { token: string }): Promise<{ token: string; user: string }> {
+  async hello(
+    credential: { code: string } | { token: string },
+  ): Promise<{ token: string; user: string }> {
     const welcome = await this.ask({ type: 'hello', ...credential }, 'welcome');
     this.user = welcome.user;
     return { token: welcome.token, user: welcome.user };

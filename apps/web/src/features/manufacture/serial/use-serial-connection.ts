@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { BRIDGE_DEFAULT_PORT, SerialLink, type BridgePortInfo, type PortSettings } from '@liftlink/protocol';
+import {
+  BRIDGE_DEFAULT_PORT,
+  SerialLink,
+  type BridgePortInfo,
+  type PortSettings,
+} from '@liftlink/protocol';
 import { BRIDGE_PORT_KEY, BRIDGE_TOKEN_KEY, BridgeClient, BridgeError } from './bridge-client.ts';
 import { hasWebSerial, openWebSerial, type OpenPort } from './web-serial.ts';
 
@@ -33,16 +38,23 @@ export function useSerialConnection(onLost: () => void) {
   const [status, setStatus] = useState<PortStatus>('closed');
   const [link, setLink] = useState<SerialLink | null>(null);
   const [portLabel, setPortLabel] = useState<string | null>(null);
-  const [bridgePort, setBridgePortState] = useState<number>(() => Number(stored(BRIDGE_PORT_KEY)) || BRIDGE_DEFAULT_PORT);
+  const [bridgePort, setBridgePortState] = useState<number>(
+    () => Number(stored(BRIDGE_PORT_KEY)) || BRIDGE_DEFAULT_PORT,
+  );
   const [bridgeUser, setBridgeUser] = useState<string | null>(null);
   const [paired, setPaired] = useState<boolean>(() => stored(BRIDGE_TOKEN_KEY) !== null);
   const [ports, setPorts] = useState<BridgePortInfo[]>([]);
   const open = useRef<OpenPort | null>(null);
+  // The link as of now (state lags a render behind: a step right after open must see it).
+  const linkRef = useRef<SerialLink | null>(null);
   const client = useRef<BridgeClient | null>(null);
   const lostRef = useRef(onLost);
   useEffect(() => {
     lostRef.current = onLost;
   });
+
+  /** The open link right now, also between a change and the next render. */
+  const currentLink = useCallback(() => linkRef.current, []);
 
   const setBridgePort = useCallback((port: number) => {
     client.current?.disconnect();
@@ -102,10 +114,9 @@ export function useSerialConnection(onLost: () => void) {
   const close = useCallback(async () => {
     const port = open.current;
     open.current = null;
-    setLink((current) => {
-      current?.close();
-      return null;
-    });
+    linkRef.current?.close();
+    linkRef.current = null;
+    setLink(null);
     setStatus('closed');
     setPortLabel(null);
     if (port) await port.close();
@@ -116,18 +127,23 @@ export function useSerialConnection(onLost: () => void) {
       if (open.current) await close();
       setStatus('opening');
       try {
-        const port = mode === 'webSerial' ? await openWebSerial(settings) : await (await bridge()).open(path ?? '', settings);
+        const port =
+          mode === 'webSerial'
+            ? await openWebSerial(settings)
+            : await (await bridge()).open(path ?? '', settings);
         const serialLink = new SerialLink(port.transport, { timeoutMs: 1_000, retries: 2 });
         port.onLost(() => {
           if (open.current !== port) return;
           open.current = null;
           serialLink.close();
+          linkRef.current = null;
           setLink(null);
           setStatus('closed');
           setPortLabel(null);
           lostRef.current();
         });
         open.current = port;
+        linkRef.current = serialLink;
         setLink(serialLink);
         setPortLabel(port.label);
         setStatus('open');
@@ -153,10 +169,19 @@ export function useSerialConnection(onLost: () => void) {
     setMode,
     status,
     link,
+    currentLink,
     portLabel,
     open: openPort,
     close,
-    bridge: { port: bridgePort, setPort: setBridgePort, paired, user: bridgeUser, ports, refreshPorts, pairWithCode },
+    bridge: {
+      port: bridgePort,
+      setPort: setBridgePort,
+      paired,
+      user: bridgeUser,
+      ports,
+      refreshPorts,
+      pairWithCode,
+    },
   };
 }
 

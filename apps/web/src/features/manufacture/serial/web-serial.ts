@@ -2,7 +2,12 @@ import type { ByteTransport, PortSettings } from '@liftlink/protocol';
 
 /** The parts of the Web Serial API the bench uses (not in TypeScript's DOM library yet). */
 interface WebSerialPort {
-  open(options: { baudRate: number; dataBits: number; parity: string; stopBits: number }): Promise<void>;
+  open(options: {
+    baudRate: number;
+    dataBits: number;
+    parity: string;
+    stopBits: number;
+  }): Promise<void>;
   close(): Promise<void>;
   readonly readable: ReadableStream<Uint8Array> | null;
   readonly writable: WritableStream<Uint8Array> | null;
@@ -36,7 +41,12 @@ export async function openWebSerial(settings: PortSettings): Promise<OpenPort> {
   const serial = webSerial();
   if (!serial) throw new Error('Web Serial is not available');
   const port = await serial.requestPort();
-  await port.open({ baudRate: settings.baudRate, dataBits: settings.dataBits, parity: settings.parity, stopBits: settings.stopBits });
+  await port.open({
+    baudRate: settings.baudRate,
+    dataBits: settings.dataBits,
+    parity: settings.parity,
+    stopBits: settings.stopBits,
+  });
   const listeners = new Set<(bytes: Uint8Array) => void>();
   const on: { lost: (() => void) | null } = { lost: null };
   let closing = false;
@@ -57,7 +67,9 @@ export async function openWebSerial(settings: PortSettings): Promise<OpenPort> {
   })();
   const info = port.getInfo();
   return {
-    label: info.usbVendorId ? `USB ${info.usbVendorId.toString(16).padStart(4, '0')}:${(info.usbProductId ?? 0).toString(16).padStart(4, '0')}` : 'Web Serial',
+    label: info.usbVendorId
+      ? `USB ${info.usbVendorId.toString(16).padStart(4, '0')}:${(info.usbProductId ?? 0).toString(16).padStart(4, '0')}`
+      : 'Web Serial',
     transport: {
       write: async (bytes) => {
         const writer = port.writable!.getWriter();
