@@ -70,9 +70,10 @@ interface Queued {
  * per lift.
  */
 export class DynsecClient {
-  private readonly waiting = new Map<string, { queued: Queued[]; timer: NodeJS.Timeout }>();
+  private readonly waiting = new Map<string, { settle: (answers: (i: number) => DynsecAnswer) => void }>();
   private queue: Queued[] = [];
   private scheduled = false;
+  private sending = false;
 
   constructor(private readonly mqtt: MqttClient) {}
 
@@ -87,10 +88,7 @@ export class DynsecClient {
       }
       const id = answer.responses?.[0]?.correlationData;
       const entry = id ? this.waiting.get(id) : undefined;
-      if (!id || !entry) return;
-      this.waiting.delete(id);
-      clearTimeout(entry.timer);
-      entry.queued.forEach((q, i) => q.resolve(answer.responses?.[i] ?? { error: 'no answer for this command' }));
+      entry?.settle((i) => answer.responses?.[i] ?? { error: 'no answer for this command' });
     });
     await this.mqtt.subscribeAsync(`${DYNSEC_TOPIC}/response`, { qos: 1 });
   }
@@ -98,10 +96,7 @@ export class DynsecClient {
   /** Runs commands in order; resolves to each one's answer (`error` set when it failed). */
   run(commands: DynsecCommand[]): Promise<DynsecAnswer[]> {
     const answers = commands.map((command) => new Promise<DynsecAnswer>((resolve) => this.queue.push({ command, resolve })));
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    this.pump();
     return Promise.all(answers);
   }
 
@@ -113,31 +108,42 @@ export class DynsecClient {
     });
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    while (this.queue.length) {
-      const queued = this.queue.splice(0, MAX_COMMANDS_PER_MESSAGE);
-      const id = newToken().slice(0, 16);
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        queued.forEach((q) => q.resolve({ error: 'no answer from the broker' }));
-      }, ANSWER_TIMEOUT_MS);
-      this.waiting.set(id, { queued, timer });
-      const commands = queued.map((q) => ({ ...q.command, correlationData: id }));
-      this.mqtt.publish(DYNSEC_TOPIC, JSON.stringify({ commands }), { qos: 1 }, (err) => {
-        if (!err) return;
-        clearTimeout(timer);
-        this.waiting.delete(id);
-        queued.forEach((q) => q.resolve({ error: `not sent: ${err.message}` }));
-      });
-    }
+  /** One control message at a time: Mosquitto handles them in turn, and a queue of them would outlast the answer timeout. */
+  private pump(): void {
+    if (this.scheduled || this.sending || !this.queue.length) return;
+    this.scheduled = true;
+    // Commands issued in the same tick travel together.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.sendNext();
+    });
+  }
+
+  private sendNext(): void {
+    if (this.sending || !this.queue.length) return;
+    this.sending = true;
+    const queued = this.queue.splice(0, MAX_COMMANDS_PER_MESSAGE);
+    const id = newToken().slice(0, 16);
+    let settled = false;
+    const settle = (answers: (i: number) => DynsecAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      this.waiting.delete(id);
+      queued.forEach((q, i) => q.resolve(answers(i)));
+      this.sending = false;
+      this.pump();
+    };
+    const timer = setTimeout(() => settle(() => ({ error: 'no answer from the broker' })), ANSWER_TIMEOUT_MS);
+    this.waiting.set(id, { settle });
+    const commands = queued.map((q) => ({ ...q.command, correlationData: id }));
+    this.mqtt.publish(DYNSEC_TOPIC, JSON.stringify({ commands }), { qos: 1 }, (err) => {
+      if (err) settle(() => ({ error: `not sent: ${err.message}` }));
+    });
   }
 
   close(): void {
-    for (const [id, entry] of this.waiting) {
-      clearTimeout(entry.timer);
-      entry.queued.forEach((q) => q.resolve({ error: 'closed' }));
-      this.waiting.delete(id);
-    }
+    for (const entry of [...this.waiting.values()]) entry.settle(() => ({ error: 'closed' }));
+    for (const q of this.queue.splice(0)) q.resolve({ error: 'closed' });
   }
 }

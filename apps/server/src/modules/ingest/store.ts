@@ -79,8 +79,13 @@ export async function markOffline(tx: Tx, liftId: string, at: Date, session: num
  */
 export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMessage[]> {
   const live: LiveMessage[] = [];
-  const seenLifts = new Set(batch.map((m) => m.liftId));
-  await tx.query(`update lifts set last_seen_at = now() where id = any($1::uuid[])`, [[...seenLifts]]);
+  const seenLifts = [...new Set(batch.map((m) => m.liftId))];
+  // Lock the batch's lifts in one order first (two instances' batches then never deadlock);
+  // their counters are changed once, in one statement, after the run log (each extra
+  // update of a lift row costs a new row version and its index entries).
+  const totals = await tx.query<{ id: string; events_total: string }>(`select id, events_total from lifts where id = any($1::uuid[]) order by id for update`, [seenLifts]);
+  const eventsTotal = new Map(totals.map((r) => [r.id, Number(r.events_total)]));
+  const tripsByLift = new Map<string, number>();
   // A lift that speaks is alive: one the silence sweep had marked offline comes back online.
   const speaking = [...new Set(batch.filter((m) => m.kind !== 'presence' && m.kind !== 'disconnect').map((m) => m.liftId))];
   if (speaking.length) {
@@ -94,14 +99,12 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
   // before is recognised by (lift, seq) and skipped.
   const events = batch.filter((m): m is Extract<UplinkMessage, { kind: 'event' }> => m.kind === 'event');
   if (events.length) {
-    const liftIds = [...new Set(events.map((e) => e.liftId))];
-    const totals = await tx.query<{ id: string; events_total: string }>(`select id, events_total from lifts where id = any($1::uuid[]) order by id for update`, [liftIds]);
     const stored = await tx.query<{ lift_id: string; seq: string }>(
       `select e.lift_id, e.seq from lift_events e join unnest($1::uuid[], $2::bigint[]) as v(lift_id, seq) on e.lift_id = v.lift_id and e.seq = v.seq`,
       [events.map((e) => e.liftId), events.map((e) => e.message.seq)],
     );
     const seen = new Set(stored.map((r) => `${r.lift_id}|${r.seq}`));
-    const next = new Map(totals.map((r) => [r.id, Number(r.events_total)]));
+    const next = eventsTotal;
     const fresh = events
       .filter((e) => {
         const key = `${e.liftId}|${e.message.seq}`;
@@ -131,10 +134,6 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
           ],
         )
       : [];
-    if (inserted.length) {
-      const changed = [...next].filter(([id, n]) => Number(totals.find((t) => t.id === id)!.events_total) !== n);
-      await tx.query(`update lifts l set events_total = v.n from unnest($1::uuid[], $2::bigint[]) as v(id, n) where l.id = v.id`, [changed.map((c) => c[0]), changed.map((c) => c[1])]);
-    }
     const trips = new Map<string, { liftId: string; day: string; n: number }>();
     for (const r of inserted) {
       const ts = new Date(r.ts).toISOString();
@@ -153,11 +152,7 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
          on conflict (lift_id, day) do update set trips = lift_daily_stats.trips + excluded.trips`,
         params,
       );
-      await tx.query(
-        `update lifts l set trips_total = trips_total + v.n, trips_30d = trips_30d + v.n
-           from (select id, sum(n) as n from unnest($1::uuid[], $2::date[], $3::integer[]) as t(id, day, n) group by id) v where l.id = v.id`,
-        params,
-      );
+      for (const t of rows) tripsByLift.set(t.liftId, (tripsByLift.get(t.liftId) ?? 0) + t.n);
       await tx.query(
         `insert into fleet_daily_stats (scope, day, trips)
          select s.scope, t.day, sum(t.n) from unnest($1::uuid[], $2::date[], $3::integer[]) as t(id, day, n) join lifts l on l.id = t.id
@@ -168,6 +163,13 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
       );
     }
   }
+
+  // Every lift of the batch: seen now, its run-log ordinal and trip counts, in one update.
+  await tx.query(
+    `update lifts l set last_seen_at = now(), events_total = v.n, trips_total = l.trips_total + v.t, trips_30d = l.trips_30d + v.t
+       from unnest($1::uuid[], $2::bigint[], $3::integer[]) as v(id, n, t) where l.id = v.id`,
+    [totals.map((r) => r.id), totals.map((r) => eventsTotal.get(r.id)!), totals.map((r) => tripsByLift.get(r.id) ?? 0)],
+  );
 
   for (const e of live.filter((m): m is Extract<LiveMessage, { type: 'event' }> => m.type === 'event' && m.fault)) {
     const alert = await raiseAlert(tx, e.liftId, 'fault', e.code);

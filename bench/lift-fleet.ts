@@ -1,0 +1,127 @@
+/**
+ * The benchmark's lifts: bare MQTT.js connections in a process of their own (so the
+ * measuring process stays responsive), driven over IPC by bench/run.ts. Each lift speaks
+ * the device protocol just enough: presence and a status on connect, events on demand,
+ * and it answers every command at once with `accepted` then `done`.
+ */
+import mqtt, { type MqttClient } from 'mqtt';
+import { liftTopic } from '@liftlink/protocol';
+
+export interface FleetLift {
+  deviceNo: string;
+  secret: string;
+}
+
+export type FleetRequest =
+  | { op: 'connect'; url: string; lifts: FleetLift[]; status: unknown }
+  | { op: 'ingest'; lifts: number; perLift: number; window: number; firstSeq: number }
+  | { op: 'push'; lifts: number; everyMs: number; durationMs: number; firstSeq: number }
+  | { op: 'stop' };
+
+export type FleetReply = { op: string; ok: true; [k: string]: unknown } | { op: string; ok: false; error: string };
+
+const clients: { lift: FleetLift; client: MqttClient; seq: number }[] = [];
+const BOOT = Date.now() * 1000;
+
+function answerCommands(entry: (typeof clients)[number]): void {
+  entry.client.on('message', (_topic, payload) => {
+    let commandId: string;
+    try {
+      commandId = (JSON.parse(payload.toString()) as { commandId: string }).commandId;
+    } catch {
+      return;
+    }
+    const ack = (state: string) =>
+      entry.client.publish(liftTopic(entry.lift.deviceNo, 'cmd/ack'), JSON.stringify({ seq: BOOT + ++entry.seq, ts: new Date().toISOString(), commandId, state }), { qos: 1 });
+    ack('accepted');
+    ack('done');
+  });
+}
+
+async function connect(url: string, lifts: FleetLift[], status: unknown): Promise<number> {
+  const started = Date.now();
+  const batch = 200;
+  for (let i = 0; i < lifts.length; i += batch) {
+    await Promise.all(
+      lifts.slice(i, i + batch).map(async (lift) => {
+        const client = await mqtt.connectAsync(url, { clientId: lift.deviceNo, username: lift.deviceNo, password: lift.secret, clean: true, keepalive: 120, reconnectPeriod: 1_000, connectTimeout: 30_000 });
+        const entry = { lift, client, seq: 0 };
+        clients.push(entry);
+        answerCommands(entry);
+        await client.subscribeAsync(liftTopic(lift.deviceNo, 'cmd'), { qos: 1 });
+        const session = BOOT + ++entry.seq;
+        await client.publishAsync(liftTopic(lift.deviceNo, 'presence'), JSON.stringify({ seq: session, ts: new Date().toISOString(), online: true, session, firmware: 'BENCH-1' }), { qos: 1, retain: true });
+        await client.publishAsync(liftTopic(lift.deviceNo, 'status'), JSON.stringify({ seq: BOOT + ++entry.seq, ts: new Date().toISOString(), status }), { qos: 1 });
+      }),
+    );
+  }
+  return Date.now() - started;
+}
+
+/** Every lift keeps `window` events in flight until it has sent `perLift`; resolves when all are acknowledged. */
+async function ingest(n: number, perLift: number, window: number, firstSeq: number): Promise<{ ms: number; acked: number; failed: number }> {
+  const started = Date.now();
+  let acked = 0;
+  let failed = 0;
+  await Promise.all(
+    clients.slice(0, n).map(
+      (entry) =>
+        new Promise<void>((resolve) => {
+          let sent = 0;
+          let done = 0;
+          const topic = liftTopic(entry.lift.deviceNo, 'event');
+          const next = () => {
+            if (sent >= perLift) return;
+            const seq = firstSeq + sent++;
+            entry.client.publish(topic, `{"seq":${seq},"ts":"${new Date().toISOString()}","code":"RZGU"}`, { qos: 1 }, (err) => {
+              if (err) failed++;
+              else acked++;
+              if (++done === perLift) resolve();
+              else next();
+            });
+          };
+          for (let i = 0; i < Math.min(window, perLift); i++) next();
+        }),
+    ),
+  );
+  return { ms: Date.now() - started, acked, failed };
+}
+
+/** A few lifts report events at a steady pace; the event's `ts` is its send time, for the browser's latency. */
+async function push(n: number, everyMs: number, durationMs: number, firstSeq: number): Promise<{ sent: number }> {
+  let sent = 0;
+  let seq = firstSeq;
+  const timer = setInterval(() => {
+    seq++;
+    for (const entry of clients.slice(0, n)) {
+      entry.client.publish(liftTopic(entry.lift.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZD1', floor: 1 }), { qos: 1 });
+      sent++;
+    }
+  }, everyMs);
+  await new Promise((r) => setTimeout(r, durationMs));
+  clearInterval(timer);
+  return { sent };
+}
+
+process.on('message', (msg: FleetRequest) => {
+  const reply = (r: FleetReply) => process.send!(r);
+  const run = async (): Promise<Record<string, unknown>> => {
+    switch (msg.op) {
+      case 'connect':
+        return { ms: await connect(msg.url, msg.lifts, msg.status), connected: clients.filter((c) => c.client.connected).length };
+      case 'ingest':
+        return ingest(msg.lifts, msg.perLift, msg.window, msg.firstSeq);
+      case 'push':
+        return push(msg.lifts, msg.everyMs, msg.durationMs, msg.firstSeq);
+      case 'stop':
+        await Promise.all(clients.map((c) => c.client.endAsync(true).catch(() => {})));
+        clients.length = 0;
+        return {};
+    }
+  };
+  run().then(
+    (result) => reply({ op: msg.op, ok: true, ...result }),
+    (err: unknown) => reply({ op: msg.op, ok: false, error: err instanceof Error ? err.message : String(err) }),
+  );
+});
+process.send!({ op: 'hello', ok: true });

@@ -1,0 +1,88 @@
+/**
+ * Where ingest time goes on PostgreSQL + Mosquitto: the server in this process with a
+ * timing wrapper around its database, lifts publishing from a child process. Prints batch
+ * sizes and time per stage. Not part of `npm run bench`; run it when ingest figures drop:
+ *   node --import tsx bench/profile-ingest.ts
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openPostgres, type Database } from '../apps/server/src/db/client.ts';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { seed } from '../apps/server/src/db/seed.ts';
+import { startMosquitto } from '../apps/server/test/support/mosquitto.ts';
+import { createDatabase } from '../apps/server/test/support/postgres.ts';
+import { provisionLifts } from '../apps/server/test/support/fleet.ts';
+import { ADMIN_PASSWORD } from '../apps/server/test/helpers.ts';
+import { LiftMachine } from '../apps/simulator/src/lift-machine.ts';
+import type { FleetReply, FleetRequest } from './lift-fleet.ts';
+
+const LIFTS = Number(process.env.LIFTS ?? 1000);
+const PER_LIFT = Number(process.env.PER_LIFT ?? 40);
+const scratch = await createDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+const inner = await openPostgres(scratch.url);
+await migrate(inner.sql);
+await seed(inner, { adminUser: 'admin', adminPassword: ADMIN_PASSWORD, makerName: 'LiftLink Lifts' });
+const lifts = await provisionLifts(inner.sql, 'PROF', LIFTS);
+const broker = await startMosquitto({ lifts });
+
+const stats = { transactions: 0, txMs: 0, queries: new Map<string, { n: number; ms: number }>() };
+const timed = <T>(label: string, run: () => Promise<T>) => {
+  const t0 = performance.now();
+  return run().finally(() => {
+    const e = stats.queries.get(label) ?? { n: 0, ms: 0 };
+    e.n++;
+    e.ms += performance.now() - t0;
+    stats.queries.set(label, e);
+  });
+};
+const database: Database = {
+  ...inner,
+  sql: {
+    ...inner.sql,
+    transaction: async (fn) => {
+      const t0 = performance.now();
+      try {
+        return await inner.sql.transaction((tx) => fn({ query: (text, params) => timed(text.replace(/\s+/g, ' ').slice(0, 70), () => tx.query(text, params)), exec: tx.exec }));
+      } finally {
+        stats.transactions++;
+        stats.txMs += performance.now() - t0;
+      }
+    },
+  },
+};
+const config = loadConfig({ ...broker.env, DATABASE_URL: scratch.url, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'prof-')), SIMULATOR: '0', LOG_LEVEL: 'warn', HEARTBEAT_SECONDS: '600', LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, MQTT_PORT: '0' });
+const app = await buildApp({ config, database, logger: false });
+await app.ready();
+
+const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'lift-fleet.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+await once(child, 'message');
+const ask = <T>(req: FleetRequest) => new Promise<T>((resolve, reject) => {
+  child.once('message', (r: FleetReply) => (r.ok ? resolve(r as T) : reject(new Error(r.error))));
+  child.send(req);
+});
+const status = new LiftMachine({ deviceNo: 'PROF-00001', kind: 'inclinedStraightRack', floors: 2, now: Date.now(), random: Math.random }).status();
+await ask({ op: 'connect', url: broker.url, lifts, status });
+await new Promise((r) => setTimeout(r, 2000));
+stats.queries.clear();
+stats.transactions = 0;
+stats.txMs = 0;
+const before = app.ingest.stats().stored;
+const t0 = performance.now();
+await ask({ op: 'ingest', lifts: LIFTS, perLift: PER_LIFT, window: 10, firstSeq: 1_000_000 });
+while (app.ingest.stats().stored - before < LIFTS * PER_LIFT) await new Promise((r) => setTimeout(r, 20));
+const ms = performance.now() - t0;
+console.log(`ingest ${LIFTS * PER_LIFT} in ${Math.round(ms)} ms = ${Math.round((LIFTS * PER_LIFT) / (ms / 1000))}/s; ${stats.transactions} transactions (avg ${Math.round((LIFTS * PER_LIFT) / stats.transactions)} msgs, ${(stats.txMs / stats.transactions).toFixed(1)} ms)`);
+for (const [q, e] of [...stats.queries].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`${e.ms.toFixed(0).padStart(7)} ms ${String(e.n).padStart(6)}x  ${q}`);
+await ask({ op: 'stop' });
+child.kill();
+await app.close();
+await inner.close();
+await scratch.drop();
+await broker.destroy();
+process.exit(0);
