@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { signIn } from './fixtures.ts';
@@ -195,9 +195,9 @@ test('a configuration change is sent after a review and read back from the lift'
   });
   await expect(page.getByTestId('config-input-voiceLanguage')).toContainText(next.label);
   expect((await admin.info(lift.id)).config?.voiceLanguage).toBe(next.value);
-  await expect(page.getByTestId('config-history').locator('tbody tr').first()).toContainText(
-    'admin',
-  );
+  await expect(
+    page.getByTestId('config-history').locator('tbody tr.ant-table-row').first(),
+  ).toContainText('admin');
 });
 
 test('wrong values in the form or in a file show the right message and nothing is sent', async ({
@@ -236,6 +236,7 @@ test('wrong values in the form or in a file show the right message and nothing i
   await page.getByTestId('config-cancel').click();
 
   // A file with wrong values: every problem is listed, nothing is sent.
+  mkdirSync(testInfo.outputDir, { recursive: true });
   const file = path.join(testInfo.outputDir, 'bad-config.json');
   writeFileSync(
     file,
