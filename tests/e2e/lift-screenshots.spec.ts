@@ -15,6 +15,8 @@ const VIEWPORTS = {
 } as const;
 
 test.describe.configure({ mode: 'default' });
+// Skipped before any fixture starts, so a normal run does not start a lift server for nothing.
+test.skip(!process.env.LIFTLINK_SCREENSHOTS, 'set LIFTLINK_SCREENSHOTS=1 to capture');
 
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
@@ -31,7 +33,6 @@ for (const language of LANGUAGES) {
     test.use({ uiLanguage: language });
     for (const [viewport, size] of Object.entries(VIEWPORTS)) {
       test(`${language} ${viewport}`, async ({ page, liftServer }) => {
-        test.skip(!process.env.LIFTLINK_SCREENSHOTS, 'set LIFTLINK_SCREENSHOTS=1 to capture');
         test.setTimeout(240_000);
         mkdirSync('screenshots', { recursive: true });
         await page.setViewportSize(size);
