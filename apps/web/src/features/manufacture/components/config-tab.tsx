@@ -44,12 +44,14 @@ import { manufactureApi, type ConfigBody } from '../api/manufacture-api.ts';
 import { issueText } from '../model/errors.ts';
 import { useBenchStep } from './bench-context.tsx';
 
-function FieldInput({ field }: { field: ConfigField }) {
+/** The control of one field; Form.Item hands it `value` / `checked` and `onChange`, passed on here. */
+function FieldInput({ field, ...control }: { field: ConfigField } & Record<string, unknown>) {
   const label = fieldLabel(field.key);
-  if (field.type === 'boolean') return <Switch aria-label={label} />;
+  if (field.type === 'boolean') return <Switch {...control} aria-label={label} />;
   if (field.type === 'enum')
     return (
       <Select
+        {...control}
         aria-label={label}
         options={(field.options ?? []).map((o) => ({
           value: o,
@@ -59,6 +61,7 @@ function FieldInput({ field }: { field: ConfigField }) {
     );
   return (
     <InputNumber
+      {...control}
       aria-label={label}
       step={field.step ?? 1}
       min={field.min}

@@ -255,7 +255,7 @@ export function DevicePanel() {
       ) : (
         <>
           <Descriptions
-            column={{ xs: 1, sm: 2, md: 2, lg: 1, xl: 2 }}
+            column={{ xs: 1, sm: 2, md: 2, lg: 1, xl: 1, xxl: 2 }}
             size="small"
             data-testid="handshake"
           >

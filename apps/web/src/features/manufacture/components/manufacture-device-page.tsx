@@ -40,7 +40,7 @@ export default function ManufactureDevicePage() {
         }
       >
         <Row gutter={[16, 16]} className="bench">
-          <Col xs={24} lg={10} xxl={9}>
+          <Col xs={24} lg={10} xl={9} xxl={8}>
             <Row gutter={[16, 16]}>
               <Col span={24}>
                 <SerialPanel />
@@ -50,7 +50,7 @@ export default function ManufactureDevicePage() {
               </Col>
             </Row>
           </Col>
-          <Col xs={24} lg={14} xxl={15}>
+          <Col xs={24} lg={14} xl={15} xxl={16}>
             <Card data-testid="settings-card">
               <Tabs
                 items={[

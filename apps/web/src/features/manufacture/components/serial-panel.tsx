@@ -5,6 +5,7 @@ import {
   Button,
   Card,
   Col,
+  ConfigProvider,
   Form,
   InputNumber,
   Row,
@@ -162,14 +163,17 @@ export function SerialPanel() {
         </Form.Item>
         {useBridge ? (
           <>
-            <Space wrap size={[8, 8]} style={{ marginBottom: 12 }}>
-              <Tag color={serial.bridge.paired ? 'blue' : 'orange'} data-testid="bridge-status">
-                {serial.bridge.paired
-                  ? serial.bridge.user
-                    ? t('manufacture.bridge.pairedAs', { user: serial.bridge.user })
-                    : t('manufacture.bridge.paired')
-                  : t('manufacture.bridge.notPaired')}
-              </Tag>
+            <div className="bench-bridge-row">
+              {/* a status, not a control: it keeps its colour while the form is locked */}
+              <ConfigProvider componentDisabled={false}>
+                <Tag color={serial.bridge.paired ? 'blue' : 'orange'} data-testid="bridge-status">
+                  {serial.bridge.paired
+                    ? serial.bridge.user
+                      ? t('manufacture.bridge.pairedAs', { user: serial.bridge.user })
+                      : t('manufacture.bridge.paired')
+                    : t('manufacture.bridge.notPaired')}
+                </Tag>
+              </ConfigProvider>
               <InputNumber
                 size="small"
                 min={1}
@@ -180,7 +184,7 @@ export function SerialPanel() {
                 style={{ width: 150 }}
                 aria-label={t('manufacture.bridge.port')}
               />
-            </Space>
+            </div>
             <Form.Item label={t('manufacture.serial.port')} required>
               <Space.Compact style={{ width: '100%' }}>
                 <Form.Item name="path" noStyle>

@@ -6,19 +6,21 @@ const manufactureEnUS: Record<ManufactureKey, string> = {
   'validation.mqttUrl': 'The MQTT address is not valid',
   'validation.secret': 'The secret must be 16 to 200 characters long',
   'validation.scale': 'The scale must not be 0; its size must lie between 0.000001 and 1000000',
-  'validation.conversionKey': 'The field name starts with a lower-case letter and has up to 32 letters and digits',
+  'validation.conversionKey':
+    'The field name starts with a lower-case letter and has up to 32 letters and digits',
   'validation.byteOrder': 'The byte order does not fit the data type',
   'validation.duplicate': 'Must not repeat',
   'validation.pairingCode': 'The pairing code has 8 letters or digits',
-  'manufacture.issue.outsideChannel': 'The register must lie between {{min}} and {{max}} (what the channel polls)',
+  'manufacture.issue.outsideChannel':
+    'The register must lie between {{min}} and {{max}} (what the channel polls)',
   'manufacture.noDevice': 'No device selected',
   'manufacture.common.read': 'Read from device',
   'manufacture.common.write': 'Write to device',
   'manufacture.tabs.config': 'Configuration',
   'manufacture.tabs.channels': 'Polling channels',
   'manufacture.tabs.conversion': 'Data conversion',
-  'manufacture.tabs.fieldPort': 'Device serial port',
-  'manufacture.tabs.logs': 'Configuration logs',
+  'manufacture.tabs.fieldPort': 'Device port',
+  'manufacture.tabs.logs': 'Config logs',
   'manufacture.serial.title': 'Serial port',
   'manufacture.serial.connection': 'Connection',
   'manufacture.serial.webSerial': 'Web Serial',
@@ -49,7 +51,8 @@ const manufactureEnUS: Record<ManufactureKey, string> = {
   'manufacture.bridge.pairedAs': 'Plugin registered ({{user}})',
   'manufacture.bridge.notPaired': 'Plugin not registered',
   'manufacture.bridge.registerFirst': 'Register the plugin first',
-  'manufacture.bridge.pairIntro': 'Start the plugin on this PC and type this pairing code into its window (valid 10 minutes, once):',
+  'manufacture.bridge.pairIntro':
+    'Start the plugin on this PC and type this pairing code into its window (valid 10 minutes, once):',
   'manufacture.bridge.pairCommand': 'Or start the plugin with the code:',
   'manufacture.bridge.waiting': 'Waiting for the plugin to confirm the code…',
   'manufacture.bridge.notRunning': 'The plugin is not running: download and start it',
@@ -60,18 +63,21 @@ const manufactureEnUS: Record<ManufactureKey, string> = {
   'manufacture.bridgeError.badCode': 'The pairing code is wrong',
   'manufacture.bridgeError.badToken': 'The plugin registration is no longer valid: register again',
   'manufacture.bridgeError.badMessage': 'The plugin did not understand the request',
-  'manufacture.bridgeError.openFailed': 'The serial port cannot be opened, re-insert the serial device',
+  'manufacture.bridgeError.openFailed':
+    'The serial port cannot be opened, re-insert the serial device',
   'manufacture.bridgeError.notOpen': 'The serial port is not open',
   'manufacture.bridgeError.busy': 'Another page holds this port',
   'manufacture.bridgeError.unreachable': 'Cannot reach the plugin: make sure it is running',
   'manufacture.bridgeError.closed': 'The connection to the plugin closed',
   'manufacture.bridgeError.timeout': 'The plugin did not answer in time',
-  'manufacture.serialError.timeout': 'The device does not answer: check the cable, the port and the baud rate',
+  'manufacture.serialError.timeout':
+    'The device does not answer: check the cable, the port and the baud rate',
   'manufacture.serialError.closed': 'The serial port is closed',
   'manufacture.serialError.invalid': 'The data to write is not valid',
   'manufacture.serialError.badRequest': 'The device refused the data: check the input',
-  'manufacture.serialError.unknownCommand': 'The device\'s firmware does not support this',
-  'manufacture.serialError.versionConflict': 'The device\'s configuration changed meanwhile: read it again',
+  'manufacture.serialError.unknownCommand': "The device's firmware does not support this",
+  'manufacture.serialError.versionConflict':
+    "The device's configuration changed meanwhile: read it again",
   'manufacture.serialError.configInvalid': 'The configuration is not valid',
   'manufacture.serialError.noDeviceNo': 'The device has not been assigned a device number',
   'manufacture.serialError.mismatch': 'The device does not match',
@@ -106,7 +112,8 @@ const manufactureEnUS: Record<ManufactureKey, string> = {
   'manufacture.iot.getNew': 'Get new IoT credentials and write',
   'manufacture.iot.reset': 'Reset IoT credentials',
   'manufacture.iot.resetConfirm': 'Reset the IoT credentials of {{deviceNo}}?',
-  'manufacture.iot.resetText': 'The lift leaves the cloud at once and stays offline until new credentials are written.',
+  'manufacture.iot.resetText':
+    'The lift leaves the cloud at once and stays offline until new credentials are written.',
   'manufacture.iot.resetDone': 'IoT credentials reset',
   'manufacture.iot.issued': 'Credentials issued',
   'manufacture.iot.none': 'No credentials',
@@ -122,7 +129,8 @@ const manufactureEnUS: Record<ManufactureKey, string> = {
   'manufacture.config.readDone': 'Configuration read from the device (version {{version}})',
   'manufacture.config.loadCloud': 'Load the cloud copy',
   'manufacture.config.loadDefaults': 'Load factory defaults',
-  'manufacture.config.loadFirst': 'Read the configuration from the device, or load the cloud copy or the factory defaults',
+  'manufacture.config.loadFirst':
+    'Read the configuration from the device, or load the cloud copy or the factory defaults',
   'manufacture.config.source.device': 'From the device',
   'manufacture.config.source.cloud': 'From the cloud',
   'manufacture.config.source.defaults': 'Factory defaults',
@@ -155,9 +163,10 @@ const manufactureEnUS: Record<ManufactureKey, string> = {
   'manufacture.conversion.key': 'Field',
   'manufacture.conversion.keyPlaceholder': 'e.g. motorTemp',
   'manufacture.conversion.empty': 'No conversions yet',
-  'manufacture.conversion.hint': 'Value = raw register value × scale; 32-bit types span two registers.',
+  'manufacture.conversion.hint':
+    'Value = raw register value × scale; 32-bit types span two registers.',
   'manufacture.conversion.saved': 'Data conversion set up successfully',
-  'manufacture.fieldPort.intro': 'The settings of the device\'s RS-485 port to the slaves it polls.',
+  'manufacture.fieldPort.intro': "The settings of the device's RS-485 port to the slaves it polls.",
   'manufacture.fieldPort.saved': 'Serial port set up successfully',
   'manufacture.logs.time': 'Time',
   'manufacture.logs.user': 'User',
@@ -175,23 +184,32 @@ const manufactureEnUS: Record<ManufactureKey, string> = {
   'manufacture.docs.kind.bridge': 'Serial plugin',
   'manufacture.docs.kind.other': 'Other',
   'manufacture.help.title': 'Usage instructions',
-  'manufacture.help.intro': 'At the factory bench, a new lift gets its number, its cloud credentials and its configuration:',
+  'manufacture.help.intro':
+    'At the factory bench, a new lift gets its number, its cloud credentials and its configuration:',
   'manufacture.help.connect.title': 'Connect',
-  'manufacture.help.connect.text': 'Connect the controller\'s service port to this PC with the USB serial cable.',
+  'manufacture.help.connect.text':
+    "Connect the controller's service port to this PC with the USB serial cable.",
   'manufacture.help.open.title': 'Open the port',
-  'manufacture.help.open.text': 'Chrome and Edge can use Web Serial directly; in other browsers download and register the plugin and choose the plugin connection. Set 115200 baud, 8 data bits, no parity, 1 stop bit and click Open.',
+  'manufacture.help.open.text':
+    'Chrome and Edge can use Web Serial directly; in other browsers download and register the plugin and choose the plugin connection. Set 115200 baud, 8 data bits, no parity, 1 stop bit and click Open.',
   'manufacture.help.handshake.title': 'Read the handshake',
-  'manufacture.help.handshake.text': 'The page shows the device number (a new controller has none), kind, floors, firmware and controller serial.',
+  'manufacture.help.handshake.text':
+    'The page shows the device number (a new controller has none), kind, floors, firmware and controller serial.',
   'manufacture.help.assign.title': 'Assign a number',
-  'manufacture.help.assign.text': 'Type the number and assign it. "Already registered": the number belongs to another controller. "Does not match": the controller on the cable is not this record\'s: refresh the list.',
+  'manufacture.help.assign.text':
+    'Type the number and assign it. "Already registered": the number belongs to another controller. "Does not match": the controller on the cable is not this record\'s: refresh the list.',
   'manufacture.help.credentials.title': 'Write the credentials',
-  'manufacture.help.credentials.text': 'Get new IoT credentials: the page writes them to the controller at once. The secret is shown once.',
+  'manufacture.help.credentials.text':
+    'Get new IoT credentials: the page writes them to the controller at once. The secret is shown once.',
   'manufacture.help.configure.title': 'Configure',
-  'manufacture.help.configure.text': 'Read or load the configuration, edit it and save it to the device; set polling channels, data conversion and the device port if needed.',
+  'manufacture.help.configure.text':
+    'Read or load the configuration, edit it and save it to the device; set polling channels, data conversion and the device port if needed.',
   'manufacture.help.online.title': 'Online',
-  'manufacture.help.online.text': 'Within seconds the lift connects to the cloud and shows online in the device list.',
+  'manufacture.help.online.text':
+    'Within seconds the lift connects to the cloud and shows online in the device list.',
   'manufacture.help.pluginTitle': 'The serial plugin',
-  'manufacture.help.plugin': 'The plugin is a small program on this PC (Node.js 20 or later): unpack it, run npm install, then npm start -- --server followed by this site\'s address. It serves only this site\'s pages, on 127.0.0.1 only, and only after you type the one-time pairing code this page shows.',
+  'manufacture.help.plugin':
+    "The plugin is a small program on this PC (Node.js 20 or later): unpack it, run npm install, then npm start -- --server followed by this site's address. It serves only this site's pages, on 127.0.0.1 only, and only after you type the one-time pairing code this page shows.",
 };
 
 export default manufactureEnUS;

@@ -10,15 +10,16 @@ const manufactureRuRU: Record<ManufactureKey, string> = {
   'validation.byteOrder': 'Порядок байтов не подходит к типу данных',
   'validation.duplicate': 'Не должно повторяться',
   'validation.pairingCode': 'Код сопряжения: 8 букв или цифр',
-  'manufacture.issue.outsideChannel': 'Регистр должен быть от {{min}} до {{max}} (что опрашивает канал)',
+  'manufacture.issue.outsideChannel':
+    'Регистр должен быть от {{min}} до {{max}} (что опрашивает канал)',
   'manufacture.noDevice': 'Устройство не выбрано',
   'manufacture.common.read': 'Прочитать с устройства',
   'manufacture.common.write': 'Записать в устройство',
   'manufacture.tabs.config': 'Конфигурация',
   'manufacture.tabs.channels': 'Каналы опроса',
-  'manufacture.tabs.conversion': 'Преобразование данных',
+  'manufacture.tabs.conversion': 'Преобразование',
   'manufacture.tabs.fieldPort': 'Порт устройства',
-  'manufacture.tabs.logs': 'Журнал конфигурации',
+  'manufacture.tabs.logs': 'Журнал',
   'manufacture.serial.title': 'Последовательный порт',
   'manufacture.serial.connection': 'Подключение',
   'manufacture.serial.webSerial': 'Web Serial',
@@ -33,7 +34,8 @@ const manufactureRuRU: Record<ManufactureKey, string> = {
   'manufacture.serial.statusOpen': 'Порт открыт',
   'manufacture.serial.statusClosed': 'Порт закрыт',
   'manufacture.serial.opened': 'Порт открыт',
-  'manufacture.serial.cannotOpen': 'Не удаётся открыть порт: переподключите последовательное устройство',
+  'manufacture.serial.cannotOpen':
+    'Не удаётся открыть порт: переподключите последовательное устройство',
   'manufacture.serial.lost': 'Порт отключился: проверьте кабель',
   'manufacture.port.baudRate': 'Скорость',
   'manufacture.port.dataBits': 'Биты данных',
@@ -49,7 +51,8 @@ const manufactureRuRU: Record<ManufactureKey, string> = {
   'manufacture.bridge.pairedAs': 'Плагин зарегистрирован ({{user}})',
   'manufacture.bridge.notPaired': 'Плагин не зарегистрирован',
   'manufacture.bridge.registerFirst': 'Сначала зарегистрируйте плагин',
-  'manufacture.bridge.pairIntro': 'Запустите плагин на этом компьютере и введите в его окне код сопряжения (действует 10 минут, один раз):',
+  'manufacture.bridge.pairIntro':
+    'Запустите плагин на этом компьютере и введите в его окне код сопряжения (действует 10 минут, один раз):',
   'manufacture.bridge.pairCommand': 'Или запустите плагин с кодом:',
   'manufacture.bridge.waiting': 'Ждём, пока плагин подтвердит код…',
   'manufacture.bridge.notRunning': 'Плагин не запущен: скачайте и запустите его',
@@ -60,7 +63,8 @@ const manufactureRuRU: Record<ManufactureKey, string> = {
   'manufacture.bridgeError.badCode': 'Неверный код сопряжения',
   'manufacture.bridgeError.badToken': 'Регистрация плагина недействительна: зарегистрируйте заново',
   'manufacture.bridgeError.badMessage': 'Плагин не понял запрос',
-  'manufacture.bridgeError.openFailed': 'Не удаётся открыть порт: переподключите последовательное устройство',
+  'manufacture.bridgeError.openFailed':
+    'Не удаётся открыть порт: переподключите последовательное устройство',
   'manufacture.bridgeError.notOpen': 'Порт не открыт',
   'manufacture.bridgeError.busy': 'Порт занят другой страницей',
   'manufacture.bridgeError.unreachable': 'Нет связи с плагином: убедитесь, что он запущен',
@@ -71,7 +75,8 @@ const manufactureRuRU: Record<ManufactureKey, string> = {
   'manufacture.serialError.invalid': 'Данные для записи недопустимы',
   'manufacture.serialError.badRequest': 'Устройство отвергло данные: проверьте ввод',
   'manufacture.serialError.unknownCommand': 'Прошивка устройства это не поддерживает',
-  'manufacture.serialError.versionConflict': 'Конфигурация устройства изменилась: прочитайте её заново',
+  'manufacture.serialError.versionConflict':
+    'Конфигурация устройства изменилась: прочитайте её заново',
   'manufacture.serialError.configInvalid': 'Недопустимая конфигурация',
   'manufacture.serialError.noDeviceNo': 'Устройству не присвоен номер',
   'manufacture.serialError.mismatch': 'Устройство не совпадает',
@@ -122,7 +127,8 @@ const manufactureRuRU: Record<ManufactureKey, string> = {
   'manufacture.config.readDone': 'Конфигурация прочитана (версия {{version}})',
   'manufacture.config.loadCloud': 'Загрузить из облака',
   'manufacture.config.loadDefaults': 'Заводские настройки',
-  'manufacture.config.loadFirst': 'Прочитайте конфигурацию с устройства или загрузите облачную либо заводскую',
+  'manufacture.config.loadFirst':
+    'Прочитайте конфигурацию с устройства или загрузите облачную либо заводскую',
   'manufacture.config.source.device': 'С устройства',
   'manufacture.config.source.cloud': 'Из облака',
   'manufacture.config.source.defaults': 'Заводские',
@@ -155,9 +161,11 @@ const manufactureRuRU: Record<ManufactureKey, string> = {
   'manufacture.conversion.key': 'Поле',
   'manufacture.conversion.keyPlaceholder': 'напр. motorTemp',
   'manufacture.conversion.empty': 'Преобразований пока нет',
-  'manufacture.conversion.hint': 'Значение = сырое значение регистра × множитель; 32-битные типы занимают два регистра.',
+  'manufacture.conversion.hint':
+    'Значение = сырое значение регистра × множитель; 32-битные типы занимают два регистра.',
   'manufacture.conversion.saved': 'Преобразование данных задано',
-  'manufacture.fieldPort.intro': 'Настройки порта RS-485 устройства, через который оно опрашивает ведомых.',
+  'manufacture.fieldPort.intro':
+    'Настройки порта RS-485 устройства, через который оно опрашивает ведомых.',
   'manufacture.fieldPort.saved': 'Порт настроен успешно',
   'manufacture.logs.time': 'Время',
   'manufacture.logs.user': 'Пользователь',
@@ -175,23 +183,32 @@ const manufactureRuRU: Record<ManufactureKey, string> = {
   'manufacture.docs.kind.bridge': 'Плагин порта',
   'manufacture.docs.kind.other': 'Другое',
   'manufacture.help.title': 'Инструкция',
-  'manufacture.help.intro': 'На заводском стенде новый подъёмник получает номер, облачные данные и конфигурацию:',
+  'manufacture.help.intro':
+    'На заводском стенде новый подъёмник получает номер, облачные данные и конфигурацию:',
   'manufacture.help.connect.title': 'Подключение',
-  'manufacture.help.connect.text': 'Подключите сервисный порт контроллера к компьютеру кабелем USB.',
+  'manufacture.help.connect.text':
+    'Подключите сервисный порт контроллера к компьютеру кабелем USB.',
   'manufacture.help.open.title': 'Откройте порт',
-  'manufacture.help.open.text': 'Chrome и Edge работают через Web Serial; в других браузерах скачайте и зарегистрируйте плагин и выберите его. Задайте 115200, 8 бит, без чётности, 1 стоп-бит и нажмите «Открыть».',
+  'manufacture.help.open.text':
+    'Chrome и Edge работают через Web Serial; в других браузерах скачайте и зарегистрируйте плагин и выберите его. Задайте 115200, 8 бит, без чётности, 1 стоп-бит и нажмите «Открыть».',
   'manufacture.help.handshake.title': 'Рукопожатие',
-  'manufacture.help.handshake.text': 'Страница показывает номер (у нового контроллера его нет), тип, этажи, прошивку и серийный номер.',
+  'manufacture.help.handshake.text':
+    'Страница показывает номер (у нового контроллера его нет), тип, этажи, прошивку и серийный номер.',
   'manufacture.help.assign.title': 'Присвойте номер',
-  'manufacture.help.assign.text': 'Введите номер. «Уже зарегистрировано»: номер у другого контроллера. «Не совпадает»: на кабеле другой контроллер — обновите список.',
+  'manufacture.help.assign.text':
+    'Введите номер. «Уже зарегистрировано»: номер у другого контроллера. «Не совпадает»: на кабеле другой контроллер — обновите список.',
   'manufacture.help.credentials.title': 'Запишите данные',
-  'manufacture.help.credentials.text': 'Получите новые IoT-данные: страница сразу запишет их в контроллер. Секрет показывается один раз.',
+  'manufacture.help.credentials.text':
+    'Получите новые IoT-данные: страница сразу запишет их в контроллер. Секрет показывается один раз.',
   'manufacture.help.configure.title': 'Настройка',
-  'manufacture.help.configure.text': 'Прочитайте или загрузите конфигурацию, измените и сохраните в устройство; при необходимости задайте каналы опроса, преобразование и порт.',
+  'manufacture.help.configure.text':
+    'Прочитайте или загрузите конфигурацию, измените и сохраните в устройство; при необходимости задайте каналы опроса, преобразование и порт.',
   'manufacture.help.online.title': 'В сети',
-  'manufacture.help.online.text': 'Через несколько секунд подъёмник подключится к облаку и появится в списке как «в сети».',
+  'manufacture.help.online.text':
+    'Через несколько секунд подъёмник подключится к облаку и появится в списке как «в сети».',
   'manufacture.help.pluginTitle': 'Плагин порта',
-  'manufacture.help.plugin': 'Плагин — небольшая программа на этом компьютере (Node.js 20+): распакуйте, выполните npm install, затем npm start -- --server и адрес этого сайта. Он обслуживает только страницы этого сайта, только на 127.0.0.1 и только после ввода одноразового кода с этой страницы.',
+  'manufacture.help.plugin':
+    'Плагин — небольшая программа на этом компьютере (Node.js 20+): распакуйте, выполните npm install, затем npm start -- --server и адрес этого сайта. Он обслуживает только страницы этого сайта, только на 127.0.0.1 и только после ввода одноразового кода с этой страницы.',
 };
 
 export default manufactureRuRU;

@@ -47,7 +47,8 @@ const manufactureZhCN = {
   'manufacture.bridge.pairedAs': '插件已注册（{{user}}）',
   'manufacture.bridge.notPaired': '插件未注册',
   'manufacture.bridge.registerFirst': '请先注册插件',
-  'manufacture.bridge.pairIntro': '在本机启动插件，然后在插件窗口输入下面的配对码（10 分钟内有效，仅可使用一次）：',
+  'manufacture.bridge.pairIntro':
+    '在本机启动插件，然后在插件窗口输入下面的配对码（10 分钟内有效，仅可使用一次）：',
   'manufacture.bridge.pairCommand': '或者用配对码启动插件：',
   'manufacture.bridge.waiting': '等待插件确认配对码…',
   'manufacture.bridge.notRunning': '未检测到插件：请下载并启动插件',
@@ -177,19 +178,24 @@ const manufactureZhCN = {
   'manufacture.help.connect.title': '连接',
   'manufacture.help.connect.text': '用 USB 串口线连接控制器的维护口。',
   'manufacture.help.open.title': '打开串口',
-  'manufacture.help.open.text': '在 Chrome 或 Edge 中可直接使用浏览器串口；其他浏览器请下载、注册插件后选择插件方式。设置 115200 波特率、8 数据位、无校验、1 停止位，点击“打开串口”。',
+  'manufacture.help.open.text':
+    '在 Chrome 或 Edge 中可直接使用浏览器串口；其他浏览器请下载、注册插件后选择插件方式。设置 115200 波特率、8 数据位、无校验、1 停止位，点击“打开串口”。',
   'manufacture.help.handshake.title': '读取握手信息',
-  'manufacture.help.handshake.text': '页面显示设备编号（新控制器没有）、类型、楼层、固件与控制器序列号。',
+  'manufacture.help.handshake.text':
+    '页面显示设备编号（新控制器没有）、类型、楼层、固件与控制器序列号。',
   'manufacture.help.assign.title': '分配设备编号',
-  'manufacture.help.assign.text': '输入编号并分配。“设备已注册”表示编号已属于其他控制器；“设备不匹配”表示串口上的控制器不是该记录的设备，请刷新列表。',
+  'manufacture.help.assign.text':
+    '输入编号并分配。“设备已注册”表示编号已属于其他控制器；“设备不匹配”表示串口上的控制器不是该记录的设备，请刷新列表。',
   'manufacture.help.credentials.title': '写入凭证',
   'manufacture.help.credentials.text': '获取新的物联网凭证，页面会立即写入设备。密钥只显示一次。',
   'manufacture.help.configure.title': '配置',
-  'manufacture.help.configure.text': '读取或载入配置，修改后“保存当前配置到设备”；需要时设置轮询通道、数据转换与设备串口。',
+  'manufacture.help.configure.text':
+    '读取或载入配置，修改后“保存当前配置到设备”；需要时设置轮询通道、数据转换与设备串口。',
   'manufacture.help.online.title': '上线',
   'manufacture.help.online.text': '设备几秒内连接云端，出现在设备列表中并显示在线。',
   'manufacture.help.pluginTitle': '串口插件',
-  'manufacture.help.plugin': '插件是一个在本机运行的小程序（需要 Node.js 20 或更高版本）：解压后执行 npm install，再执行 npm start -- --server 本站地址。插件只在 127.0.0.1 上为本站页面服务，并且只在输入本页显示的一次性配对码后才会连接。',
+  'manufacture.help.plugin':
+    '插件是一个在本机运行的小程序（需要 Node.js 20 或更高版本）：解压后执行 npm install，再执行 npm start -- --server 本站地址。插件只在 127.0.0.1 上为本站页面服务，并且只在输入本页显示的一次性配对码后才会连接。',
 } as const;
 
 export type ManufactureKey = keyof typeof manufactureZhCN;
