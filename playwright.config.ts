@@ -7,8 +7,9 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'tests/e2e',
   globalSetup: './tests/e2e/global-setup.ts',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Generous: the machines are small and shared with other test runs.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   fullyParallel: true,
   // The machines have two cores: the server, Chromium and the workers share them.
   workers: 2,
