@@ -2,13 +2,15 @@ import type { CommandState, LiftStatus, RefusalReason } from '@liftlink/protocol
 
 /** An alert as the server sends it (alerts page, notification bell, live `alert` message). */
 export interface AlertItem {
-  id: string;
+  id: number;
   liftId: string;
   deviceNo: string | null;
   alias: string;
   kind: 'fault' | 'help' | 'offline';
   code: string | null;
   raisedAt: string;
+  /** When the condition ended by itself (the lift came back online, the fault was cleared). */
+  clearedAt: string | null;
   acknowledgedAt: string | null;
   acknowledgedBy: string | null;
 }

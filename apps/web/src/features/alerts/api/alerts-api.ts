@@ -5,7 +5,7 @@ import { tx } from '../../../lib/i18n/i18n.ts';
 import type { AlertItem } from '../../../lib/live/messages.ts';
 
 export type { AlertItem };
-export type AlertState = 'open' | 'acknowledged';
+export type AlertState = 'open' | 'acknowledged' | 'all';
 export interface NotificationItem extends AlertItem {
   read: boolean;
 }
@@ -20,18 +20,18 @@ export const alertKeys = {
 
 export const alertsApi = {
   list: (
-    query: { page: number; pageSize: number; state: AlertState; liftId?: string },
+    query: { page: number; pageSize: number; state?: 'open' | 'acknowledged'; liftId?: string },
     signal?: AbortSignal,
   ) =>
     http.get<{ list: AlertItem[]; total: number; open: number }>(`${base}/alerts`, query, {
       signal,
     }),
-  acknowledge: (id: string) => http.post<null>(`${base}/alerts/ack`, { id }),
+  acknowledge: (id: number) => http.post<null>(`${base}/alerts/ack`, { id }),
   notifications: (signal?: AbortSignal) =>
     http.get<{ list: NotificationItem[]; unread: number }>(`${base}/notifications`, undefined, {
       signal,
     }),
-  markRead: (ids: string[]) => http.post<null>(`${base}/notifications/read`, { ids }),
+  markRead: (ids: number[]) => http.post<null>(`${base}/notifications/read`, { ids }),
 };
 
 export function useAlerts(query: {
@@ -40,7 +40,12 @@ export function useAlerts(query: {
   state: AlertState;
   liftId: string | null;
 }) {
-  const params = { ...query, liftId: query.liftId ?? undefined };
+  const params = {
+    page: query.page,
+    pageSize: query.pageSize,
+    state: query.state === 'all' ? undefined : query.state,
+    liftId: query.liftId ?? undefined,
+  };
   return useQuery({
     queryKey: alertKeys.list(params),
     queryFn: ({ signal }) => alertsApi.list(params, signal),

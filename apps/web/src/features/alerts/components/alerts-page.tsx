@@ -36,7 +36,7 @@ export default function AlertsPage() {
   const [liftId, setLiftId] = useState<string | null>(null);
   const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
   const alerts = useAlerts({ ...paging, state, liftId });
-  const ack = useAlertMutation((id: string) => alertsApi.acknowledge(id));
+  const ack = useAlertMutation((id: number) => alertsApi.acknowledge(id));
 
   useFleetLive((msg) => {
     if (msg.type === 'alert') void client.invalidateQueries({ queryKey: alertKeys.all });
@@ -87,6 +87,7 @@ export default function AlertsPage() {
                 ),
               },
               { value: 'acknowledged', label: t('alert.state.acknowledged') },
+              { value: 'all', label: t('alert.state.all') },
             ]}
             data-testid="alerts-state"
           />
@@ -154,26 +155,32 @@ export default function AlertsPage() {
                 <span style={{ overflowWrap: 'anywhere' }}>{alertText(a, language)}</span>
               ),
             },
-            ...(state === 'acknowledged'
+            {
+              key: 'status',
+              title: t('alert.status'),
+              render: (_, a) =>
+                a.acknowledgedAt ? (
+                  <span className="lift-muted">
+                    {t('alert.acknowledgedBy', {
+                      time: dayjs(a.acknowledgedAt).format(TIME),
+                      user: a.acknowledgedBy ?? '—',
+                    })}
+                  </span>
+                ) : a.clearedAt ? (
+                  <span className="lift-muted">
+                    {t('alert.clearedAt', { time: dayjs(a.clearedAt).format(TIME) })}
+                  </span>
+                ) : (
+                  <Badge status="error" text={t('alert.status.open')} />
+                ),
+            },
+            ...(can('alert.edit')
               ? [
                   {
-                    key: 'ack',
-                    title: t('alert.acknowledgedAt'),
+                    key: 'actions',
+                    title: t('common.actions'),
                     render: (_: unknown, a: AlertItem) =>
-                      a.acknowledgedAt
-                        ? t('alert.acknowledgedBy', {
-                            time: dayjs(a.acknowledgedAt).format(TIME),
-                            user: a.acknowledgedBy ?? '—',
-                          })
-                        : '—',
-                  },
-                ]
-              : can('alert.edit')
-                ? [
-                    {
-                      key: 'actions',
-                      title: t('common.actions'),
-                      render: (_: unknown, a: AlertItem) => (
+                      a.acknowledgedAt ? null : (
                         <Button
                           size="small"
                           icon={<CheckOutlined />}
@@ -184,9 +191,9 @@ export default function AlertsPage() {
                           {t('alert.acknowledge')}
                         </Button>
                       ),
-                    },
-                  ]
-                : []),
+                  },
+                ]
+              : []),
           ]}
         />
       </Card>

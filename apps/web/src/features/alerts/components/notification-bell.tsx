@@ -32,7 +32,7 @@ export function NotificationBell() {
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const notifications = useNotifications();
-  const markRead = useAlertMutation((ids: string[]) => alertsApi.markRead(ids));
+  const markRead = useAlertMutation((ids: number[]) => alertsApi.markRead(ids));
   const unread = notifications.data?.unread ?? 0;
   const list = notifications.data?.list ?? [];
 

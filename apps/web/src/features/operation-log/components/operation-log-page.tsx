@@ -47,7 +47,7 @@ export default function OperationLogPage() {
     try {
       await downloadFile(
         OPERATION_LOG_EXPORT_PATH,
-        { ...operationLogParams(filter), lang: language },
+        operationLogParams(filter),
         `operation-log-${dayjs().format('YYYY-MM-DD')}.csv`,
       );
     } catch (error) {

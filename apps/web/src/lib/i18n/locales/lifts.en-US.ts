@@ -416,7 +416,7 @@ export default {
   'alert.text.offline': 'The lift has been offline longer than the set time',
   'alert.acknowledge': 'Acknowledge',
   'alert.acknowledged': 'Alert acknowledged',
-  'alert.acknowledgedAt': 'Acknowledged',
+
   'alert.acknowledgedBy': 'by {{user}} at {{time}}',
   'alert.emptyOpen': 'No open alerts',
   'alert.emptyHistory': 'No alert history yet',
@@ -448,4 +448,8 @@ export default {
   'fleet.reason.lowBattery': 'Low battery',
   'fleet.reason.offline': 'Offline for over an hour',
   'fleet.reason.offlineSince': 'Offline since {{time}}',
+  'alert.state.all': 'All',
+  'alert.status': 'Status',
+  'alert.status.open': 'Open',
+  'alert.clearedAt': 'Cleared by itself at {{time}}',
 } satisfies Record<keyof typeof zhCN, string>;

@@ -417,7 +417,7 @@ export default {
   'alert.text.offline': 'Лифт не в сети дольше заданного времени',
   'alert.acknowledge': 'Подтвердить',
   'alert.acknowledged': 'Тревога подтверждена',
-  'alert.acknowledgedAt': 'Подтверждена',
+
   'alert.acknowledgedBy': '{{user}}, {{time}}',
   'alert.emptyOpen': 'Открытых тревог нет',
   'alert.emptyHistory': 'Истории тревог пока нет',
@@ -449,4 +449,8 @@ export default {
   'fleet.reason.lowBattery': 'Низкий заряд',
   'fleet.reason.offline': 'Не в сети больше часа',
   'fleet.reason.offlineSince': 'Не в сети с {{time}}',
+  'alert.state.all': 'Все',
+  'alert.status': 'Состояние',
+  'alert.status.open': 'Открыта',
+  'alert.clearedAt': 'Снята сама в {{time}}',
 } satisfies Record<keyof typeof zhCN, string>;

@@ -411,7 +411,7 @@ export default {
   'alert.text.offline': '设备离线超过设定时间',
   'alert.acknowledge': '确认',
   'alert.acknowledged': '告警已确认',
-  'alert.acknowledgedAt': '确认',
+
   'alert.acknowledgedBy': '{{user}} 于 {{time}}',
   'alert.emptyOpen': '没有未处理的告警',
   'alert.emptyHistory': '暂无告警历史',
@@ -443,4 +443,8 @@ export default {
   'fleet.reason.lowBattery': '电量低',
   'fleet.reason.offline': '离线超过 1 小时',
   'fleet.reason.offlineSince': '自 {{time}} 起离线',
+  'alert.state.all': '全部',
+  'alert.status': '状态',
+  'alert.status.open': '未处理',
+  'alert.clearedAt': '已于 {{time}} 自动解除',
 } satisfies Record<string, string>;
