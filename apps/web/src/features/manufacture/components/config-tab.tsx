@@ -232,7 +232,7 @@ export function ConfigTab() {
                 <Typography.Text strong>{t(`config.group.${group}`)}</Typography.Text>
                 <Row gutter={12}>
                   {fields.map((field) => (
-                    <Col key={field.key} xs={24} sm={12} xl={8}>
+                    <Col key={field.key} xs={field.type === 'boolean' ? 12 : 24} sm={12} xl={8}>
                       <Form.Item
                         name={field.key}
                         label={fieldLabel(field.key)}

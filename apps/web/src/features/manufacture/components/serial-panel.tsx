@@ -65,7 +65,7 @@ export function PortSettingsFields({
   return (
     <Row gutter={12}>
       {fields.map(({ name, options }) => (
-        <Col key={name} xs={12} sm={6}>
+        <Col key={name} xs={12} sm={6} lg={12} xxl={6}>
           <Form.Item name={name} label={t(`manufacture.port.${name}`)}>
             <Select disabled={disabled} options={options} data-testid={`${prefix}-${name}`} />
           </Form.Item>

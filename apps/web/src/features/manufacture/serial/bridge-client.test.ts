@@ -67,15 +67,18 @@ describe('bridge client (page side)', () => {
     const client = new BridgeClient(17355);
     await client.connect();
     const hello = client.hello({ token: 't'.repeat(43) });
+    await tick();
     expect(ws().lastSent()).toEqual({ type: 'hello', token: 't'.repeat(43) });
     ws().say({ type: 'welcome', token: 't'.repeat(43), version: '1.0.0', user: 'engineer' });
     expect(await hello).toEqual({ token: 't'.repeat(43), user: 'engineer' });
 
     const list = client.list();
+    await tick();
     ws().say({ type: 'ports', ports: [{ path: '/dev/ttyUSB0' }] });
     expect(await list).toEqual([{ path: '/dev/ttyUSB0' }]);
 
     const open = client.open('/dev/ttyS9', DEFAULT_PORT_SETTINGS);
+    await tick();
     ws().say({ type: 'error', code: 'openFailed', message: 'No such file' });
     const error = await open.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BridgeError);
@@ -86,6 +89,7 @@ describe('bridge client (page side)', () => {
     const client = new BridgeClient(17355);
     await client.connect();
     const opening = client.open('/dev/ttyUSB0', DEFAULT_PORT_SETTINGS);
+    await tick();
     expect(ws().lastSent()).toEqual({
       type: 'open',
       path: '/dev/ttyUSB0',
@@ -110,11 +114,13 @@ describe('bridge client (page side)', () => {
     const client = new BridgeClient(17355);
     await client.connect();
     const opening = client.open('/dev/ttyUSB0', DEFAULT_PORT_SETTINGS);
+    await tick();
     ws().say({ type: 'opened', path: '/dev/ttyUSB0' });
     const port = await opening;
     const lost = vi.fn();
     port.onLost(lost);
     const pending = client.list().catch((e: unknown) => e);
+    await tick();
     ws().close();
     await tick();
     expect(lost).toHaveBeenCalledTimes(1);
@@ -122,5 +128,28 @@ describe('bridge client (page side)', () => {
     await expect(port.transport.write(new Uint8Array([1]))).rejects.toMatchObject({
       code: 'closed',
     });
+  });
+});
+
+describe('bridge client requests', () => {
+  beforeEach(() => {
+    FakeWebSocket.refuse = false;
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends one request at a time and gives each its own answer', async () => {
+    const client = new BridgeClient(17355);
+    await client.connect();
+    const list = client.list();
+    const open = client.open('/dev/ttyUSB0', DEFAULT_PORT_SETTINGS);
+    await tick();
+    expect(ws().sent.map((m) => JSON.parse(m as string).type)).toEqual(['list']);
+    ws().say({ type: 'ports', ports: [] });
+    expect(await list).toEqual([]);
+    await tick();
+    expect(ws().lastSent()).toMatchObject({ type: 'open' });
+    ws().say({ type: 'opened', path: '/dev/ttyUSB0' });
+    await expect(open).resolves.toMatchObject({ label: '/dev/ttyUSB0' });
   });
 });

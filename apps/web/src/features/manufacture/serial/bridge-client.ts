@@ -39,6 +39,7 @@ export class BridgeClient {
   private readonly byteListeners = new Set<(bytes: Uint8Array) => void>();
   private portLost: (() => void) | null = null;
   private closedByUs = false;
+  private queue: Promise<unknown> = Promise.resolve();
   user: string | null = null;
 
   constructor(readonly port: number = BRIDGE_DEFAULT_PORT) {}
@@ -97,20 +98,30 @@ export class BridgeClient {
     }
   }
 
+  /** Sends a control message and waits for its answer; one at a time (the bridge answers in order). */
   private ask<T extends BridgeServerMessage['type']>(
     message: object,
     ...types: T[]
   ): Promise<Extract<BridgeServerMessage, { type: T }>> {
-    if (!this.connected) return Promise.reject(new BridgeError('closed'));
-    this.fail(new BridgeError('closed'));
-    return new Promise((resolve, reject) => {
-      const timer = window.setTimeout(() => {
-        this.waiting = null;
-        reject(new BridgeError('timeout'));
-      }, ANSWER_MS);
-      this.waiting = { types, resolve: resolve as (m: BridgeServerMessage) => void, reject, timer };
-      this.ws!.send(JSON.stringify(message));
-    });
+    const run = this.queue.then(
+      () =>
+        new Promise<Extract<BridgeServerMessage, { type: T }>>((resolve, reject) => {
+          if (!this.connected) return reject(new BridgeError('closed'));
+          const timer = window.setTimeout(() => {
+            this.waiting = null;
+            reject(new BridgeError('timeout'));
+          }, ANSWER_MS);
+          this.waiting = {
+            types,
+            resolve: resolve as (m: BridgeServerMessage) => void,
+            reject,
+            timer,
+          };
+          this.ws!.send(JSON.stringify(message));
+        }),
+    );
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** Pairs with a one-time code (the bridge must have verified it), or comes back with a token. */
