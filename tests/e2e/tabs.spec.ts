@@ -10,7 +10,10 @@ async function contextMenu(page: Page, title: string, item: string) {
   const open = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
   await expect(open).toHaveCount(0);
   await tab(page, title).click({ button: 'right' });
-  await open.getByRole('menuitem', { name: item }).click();
+  const entry = open.getByRole('menuitem', { name: item });
+  await entry.waitFor();
+  // On a starved machine the menu's opening motion can keep it "unstable" for long: click it anyway.
+  await entry.click({ force: true });
   await expect(open).toHaveCount(0);
 }
 
