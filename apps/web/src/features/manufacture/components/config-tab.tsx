@@ -248,8 +248,8 @@ export function ConfigTab() {
           }))}
         />
       </Form>
-      <Space wrap>
-        <Access check="manufacture.edit">
+      <Access check="manufacture.edit">
+        <Space wrap>
           <Button
             type="primary"
             icon={<SaveOutlined />}
@@ -275,8 +275,8 @@ export function ConfigTab() {
           >
             {t('manufacture.config.setRun')}
           </Button>
-        </Access>
-      </Space>
+        </Space>
+      </Access>
     </div>
   );
 }
