@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -162,9 +162,31 @@ function childPids(pid: number): number[] {
   }
 }
 
+/**
+ * A private copy of the built client: apps/web/dist is shared, and another run's build
+ * empties it for a while (the server would answer 404 to a page load meanwhile).
+ */
+async function copyWebClient(target: string): Promise<void> {
+  const dist = path.join(root, 'apps/web/dist');
+  for (let attempt = 0; attempt < 60; attempt++) {
+    if (existsSync(path.join(dist, 'index.html'))) {
+      try {
+        cpSync(dist, target, { recursive: true });
+        if (existsSync(path.join(target, 'index.html'))) return;
+      } catch {
+        // a build replaced files while they were copied: try again
+      }
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  throw new Error('apps/web/dist has no built client (run the e2e global setup or vite build)');
+}
+
 async function startServer(): Promise<{ server: LiftServer; stop: () => Promise<void> }> {
   const [port, mqttPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'liftlink-e2e-lifts-'));
+  const webDist = path.join(dataDir, 'web');
+  await copyWebClient(webDist);
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const child: ChildProcess = spawn(
