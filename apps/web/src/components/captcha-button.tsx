@@ -49,7 +49,6 @@ export function CaptchaButton({
   return (
     <Button
       className={className}
-      size="large"
       disabled={secondsLeft > 0}
       loading={sending}
       onClick={() => void send()}
