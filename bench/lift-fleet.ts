@@ -45,6 +45,7 @@ async function connect(url: string, lifts: FleetLift[], status: unknown): Promis
     await Promise.all(
       lifts.slice(i, i + batch).map(async (lift) => {
         const client = await mqtt.connectAsync(url, { clientId: lift.deviceNo, username: lift.deviceNo, password: lift.secret, clean: true, keepalive: 120, reconnectPeriod: 1_000, connectTimeout: 30_000 });
+        (client.stream as unknown as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
         const entry = { lift, client, seq: 0 };
         clients.push(entry);
         answerCommands(entry);

@@ -89,7 +89,12 @@ export default fp(async (app) => {
       if (deviceClients.get(client.id) === client) deviceClients.delete(client.id);
       app.brokerAccess.onDeviceConnection?.(client.id, false);
     });
-    server = net.createServer((socket) => broker!.handle(socket));
+    // No Nagle delay: small MQTT packets (PUBACK, a command, its answer) go out at once
+    // instead of waiting up to 40 ms for the peer's delayed ACK.
+    server = net.createServer((socket) => {
+      socket.setNoDelay(true);
+      broker!.handle(socket);
+    });
     server.listen(config.mqttPort, config.host);
     try {
       await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err as Error))]);
@@ -113,6 +118,7 @@ export default fp(async (app) => {
     connectTimeout: 5_000,
   });
   client.on('error', (err) => app.log.warn({ err: err.message }, 'mqtt client error'));
+  client.on('connect', () => noDelay(client));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       client.end(true);
@@ -138,6 +144,12 @@ export default fp(async (app) => {
     }
   });
 });
+
+/** Turns off Nagle's algorithm on an MQTT.js TCP connection (MQTT.js does not offer it). */
+export function noDelay(client: MqttClient): void {
+  const stream = client.stream as unknown as { setNoDelay?: (on: boolean) => void };
+  stream.setNoDelay?.(true);
+}
 
 /** The embedded broker's actual port (tests listen on port 0). */
 export function embeddedBrokerPort(app: { mqtt: MqttClient }): number {

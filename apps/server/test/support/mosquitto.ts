@@ -60,6 +60,8 @@ export function mosquittoConf(opts: { port: number; dir: string; dynsecFile: str
     'max_queued_messages 0',
     'max_queued_bytes 0',
     'max_keepalive 120',
+    // Small packets (PUBACK, commands, answers) out at once, not after a delayed ACK.
+    'set_tcp_nodelay true',
     'log_dest stderr',
     'log_type error',
     'log_type warning',

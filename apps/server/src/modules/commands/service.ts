@@ -22,14 +22,16 @@ interface SendOptions {
 export async function sendCommand(app: FastifyInstance, request: FastifyRequest, lift: OwnedLift, opts: SendOptions): Promise<CommandResult> {
   const { sql } = app.database;
   const auth = request.auth!;
-  const lang = await userLanguage(app, auth.userId);
+  // Needed only for the answer: looked up while the command travels.
+  const language = userLanguage(app, auth.userId);
+  language.catch(() => {});
   const audit = (state: CommandState, reason: string | null) =>
     app.audit({ action: `lift.${opts.kind === 'cmd' ? 'command' : opts.kind === 'config/set' ? 'configure' : 'readConfig'}`, result: state, userId: auth.userId, username: auth.username, ip: request.ip, liftId: lift.id, targetType: 'lift', targetId: lift.device_no ?? lift.id, detail: { name: opts.name, args: opts.args, reason } });
 
   if (!lift.device_no) throw new AppError('lift.noDeviceNo');
   if (!lift.online) {
     await audit('failed', 'offline');
-    throw new AppError('lift.offline', { commandId: null, state: 'failed', reason: 'offline', reasonText: refusalText('offline', lang) });
+    throw new AppError('lift.offline', { commandId: null, state: 'failed', reason: 'offline', reasonText: refusalText('offline', await language) });
   }
   const commandId = newToken().slice(0, 22);
   const expiresAt = new Date(Date.now() + app.config.commandWaitMs);
@@ -55,21 +57,28 @@ export async function sendCommand(app: FastifyInstance, request: FastifyRequest,
       await audit('failed', 'sendFailed');
       throw new AppError('lift.sendFailed');
     }
-    await sql.query(`update lift_commands set state = 'sent', updated_at = now() where id = $1 and state = 'created'`, [commandId]);
+    // Not in the way of the answer: an answer may move the command on from 'created' as well.
+    const marked = sql.query(`update lift_commands set state = 'sent', updated_at = now() where id = $1 and state = 'created'`, [commandId]);
     await finished;
+    await marked;
   } finally {
     clearTimeout(timer);
     stop();
   }
 
-  // The live stream may have missed an answer (another instance, a reconnect): the database is the truth.
-  const [row] = await sql.query<{ state: CommandState; reason: RefusalReason | null; issues: CommandResult['issues'] | null }>(`select state, reason, issues from lift_commands where id = $1`, [commandId]);
+  // The live stream may have missed an answer (another instance, a reconnect): the database is
+  // the truth, unless the stream brought the final 'done' (only refusals carry issues).
+  const [row] =
+    latest.state === 'done'
+      ? [{ ...latest, issues: null }]
+      : await sql.query<{ state: CommandState; reason: RefusalReason | null; issues: CommandResult['issues'] | null }>(`select state, reason, issues from lift_commands where id = $1`, [commandId]);
   latest = { state: row!.state, reason: row!.reason };
   if (latest.state === 'created' || latest.state === 'sent') {
     const [timedOut] = await sql.query(`update lift_commands set state = 'timeout', reason = 'timeout', updated_at = now() where id = $1 and state in ('created', 'sent') returning id`, [commandId]);
     if (timedOut) latest = { state: 'timeout', reason: 'timeout' };
   }
   await audit(latest.state, latest.reason);
+  const lang = await language;
   const result: CommandResult = { commandId, state: latest.state, reason: latest.reason, reasonText: latest.reason ? refusalText(latest.reason, lang) : null, ...(row?.issues ? { issues: row.issues } : {}) };
   if (latest.state === 'timeout') throw new AppError('lift.timeout', result);
   if (latest.state === 'rejected' || latest.state === 'failed' || latest.state === 'expired') throw new AppError('lift.refused', result, result.reasonText ?? undefined);

@@ -1,5 +1,6 @@
 import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient, type Packet } from 'mqtt';
 import { UPLINK_TOPICS, uplinkSubscription } from '@liftlink/protocol';
+import { noDelay } from '../../plugins/mqtt.ts';
 
 type SendPacket = (packet: Packet, cb?: (err?: Error) => void, ...rest: unknown[]) => void;
 
@@ -65,6 +66,7 @@ export async function startMqttIngest(opts: {
       callback();
     };
     client.on('error', (err) => opts.log('ingest connection error', err));
+    client.on('connect', () => noDelay(client));
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`ingest cannot reach the broker at ${opts.url}`)), 10_000);
       client.once('connect', () => {

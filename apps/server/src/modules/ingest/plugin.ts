@@ -50,7 +50,9 @@ export default fp(async (app) => {
 
   const batcher = new Batcher<Incoming>({
     maxBatch: 2000,
-    maxWaitMs: 5,
+    // Group commit: a lone message (a command answer) is stored at once; under load the
+    // messages that arrive while a batch commits form the next batch.
+    maxWaitMs: 1,
     onError: (err, attempt) => app.log.warn({ err: err instanceof Error ? err.message : err, attempt }, 'ingest batch not stored, retrying'),
     store: async (items) => {
       await resolveLiftIds(items.map((i) => i.deviceNo));
