@@ -85,7 +85,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(dbPlugin, { database: opts.database, onAdminPassword: opts.onAdminPassword });
   // With PostgreSQL several instances may share the load, so they share the counts too.
   const sharedLimits = app.database.kind === 'postgres';
-  await app.register(rateLimit, { global: true, max: opts.config.rateLimitMax, timeWindow: 60_000, skipOnError: sharedLimits, ...(sharedLimits ? { store: postgresRateLimitStore(app.database.sql) } : {}) });
+  // API calls only: the web client's files (routes without an access declaration) are not counted.
+  await app.register(rateLimit, { global: true, max: opts.config.rateLimitMax, timeWindow: 60_000, skipOnError: sharedLimits, allowList: (request) => request.routeOptions.config.access === undefined, ...(sharedLimits ? { store: postgresRateLimitStore(app.database.sql) } : {}) });
   await app.register(messagingPlugin);
   await app.register(authPlugin);
   await app.register(mqttPlugin);

@@ -71,3 +71,33 @@ describe('bad input at the HTTP boundary', () => {
     expect(body(res).code).toBe('notFound');
   });
 });
+
+describe('the web client behind the server', () => {
+  it('serves index.html for page reloads under /account and /manufacture, JSON 404 for API misses, and does not rate-limit files', { timeout: 90_000 }, async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'll-dist-'));
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>LiftLink</title>');
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
+    const t = await startTestApp('pglite', { WEB_DIST: dist });
+    try {
+      for (const url of ['/account/center', '/manufacture/device', '/lift/list?x=1', '/user/login']) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml' } });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body).toContain('<title>LiftLink</title>');
+      }
+      const api = await t.app.inject({ method: 'GET', url: '/auth/access/none', headers: { accept: 'text/html' } });
+      expect(api.statusCode).toBe(404);
+      expect(body(api).code).toBe('notFound');
+      const json = await t.app.inject({ method: 'GET', url: '/account/nothing', headers: { accept: 'application/json' } });
+      expect(body(json).code).toBe('notFound');
+      const file = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['x-ratelimit-limit']).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});

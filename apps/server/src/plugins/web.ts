@@ -6,11 +6,14 @@ import fastifyStatic from '@fastify/static';
 import { fail } from '../lib/errors.ts';
 
 const DEFAULT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
-const API_PREFIX = /^\/(auth|account|manufacture|api|ws|health|docs)(\/|$|\?)/;
+/** Paths that are only ever API: a miss there is JSON even for a browser. */
+const API_ONLY = /^\/(auth|api|ws|health|docs)(\/|$|\?)/;
 
 /**
- * Serves the built web client with history-mode fallback: any GET that is not an API path
- * and not a file gets index.html. Unknown API paths get the JSON 404 envelope.
+ * Serves the built web client with history-mode fallback: a page request (GET accepting
+ * HTML, not a file) gets index.html, so `/account/center` or `/manufacture/device` can be
+ * reloaded or linked even though `/account` and `/manufacture` also hold API routes.
+ * Anything else unknown gets the JSON 404 envelope.
  */
 export default fp(async (app) => {
   const root = app.config.webDist ? path.resolve(app.config.webDist) : DEFAULT_DIST;
@@ -21,7 +24,8 @@ export default fp(async (app) => {
     app.log.warn({ root }, 'web client not built: run `npm run build` to serve it');
   }
   app.setNotFoundHandler((request, reply) => {
-    if (hasWeb && request.method === 'GET' && !API_PREFIX.test(request.url) && !path.extname(request.url.split('?')[0]!)) {
+    const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    if (hasWeb && wantsPage && !API_ONLY.test(request.url) && !path.extname(request.url.split('?')[0]!)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', root, { maxAge: 0, immutable: false });
     }
     return reply.code(404).send(fail('notFound'));
