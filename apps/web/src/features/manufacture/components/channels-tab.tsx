@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Col, Form, InputNumber, Row, Select, Space, Switch } from 'antd';
-import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { App, Col, Form, InputNumber, Row, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   DEFAULT_POLLING_CHANNEL,
@@ -9,9 +8,9 @@ import {
   pollingChannelSchema,
   type PollingChannel,
 } from '@liftlink/protocol';
-import { Access } from '../../../lib/access.tsx';
 import { issueText } from '../model/errors.ts';
 import { useBenchStep } from './bench-context.tsx';
+import { ReadButton, WriteButton } from './device-buttons.tsx';
 
 const NUMBER_FIELDS = [
   'slaveAddress',
@@ -77,9 +76,7 @@ export function ChannelsTab() {
           data-testid="channel-select"
           aria-label={t('manufacture.channels.pick')}
         />
-        <Button icon={<DownloadOutlined />} onClick={() => void read()} loading={busy === 'read'}>
-          {t('manufacture.common.read')}
-        </Button>
+        <ReadButton onClick={read} loading={busy === 'read'} />
       </Space>
       <Form form={form} layout="vertical" initialValues={DEFAULT_POLLING_CHANNEL} size="small">
         <Row gutter={12}>
@@ -111,17 +108,7 @@ export function ChannelsTab() {
           ))}
         </Row>
       </Form>
-      <Access check="manufacture.edit">
-        <Button
-          type="primary"
-          icon={<UploadOutlined />}
-          onClick={() => void write()}
-          loading={busy === 'write'}
-          data-testid="channel-save"
-        >
-          {t('manufacture.common.write')}
-        </Button>
-      </Access>
+      <WriteButton onClick={write} loading={busy === 'write'} testId="channel-save" />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { App, Button, Form, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
-import { DeleteOutlined, DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
   BYTE_ORDERS_16,
@@ -11,9 +11,9 @@ import {
   registersOf,
   type ConversionEntry,
 } from '@liftlink/protocol';
-import { Access } from '../../../lib/access.tsx';
 import { issueText } from '../model/errors.ts';
 import { useBenchStep } from './bench-context.tsx';
+import { ReadButton, WriteButton } from './device-buttons.tsx';
 
 interface Values {
   entries: ConversionEntry[];
@@ -82,13 +82,7 @@ export function ConversionTab() {
         {(fields, { add, remove }) => (
           <>
             <Space wrap style={{ marginBottom: 12 }}>
-              <Button
-                icon={<DownloadOutlined />}
-                onClick={() => void read()}
-                loading={busy === 'read'}
-              >
-                {t('manufacture.common.read')}
-              </Button>
+              <ReadButton onClick={read} loading={busy === 'read'} />
               <Button
                 icon={<PlusOutlined />}
                 onClick={() => add({ ...NEW_ENTRY })}
@@ -204,17 +198,7 @@ export function ConversionTab() {
             <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
               {t('manufacture.conversion.hint')}
             </Typography.Paragraph>
-            <Access check="manufacture.edit">
-              <Button
-                type="primary"
-                icon={<UploadOutlined />}
-                onClick={() => void write()}
-                loading={busy === 'write'}
-                data-testid="conversion-save"
-              >
-                {t('manufacture.common.write')}
-              </Button>
-            </Access>
+            <WriteButton onClick={write} loading={busy === 'write'} testId="conversion-save" />
           </>
         )}
       </Form.List>

@@ -1,13 +1,12 @@
-import { App, Button, Form, Space, Typography } from 'antd';
-import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { App, Form, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   DEFAULT_FIELD_PORT_SETTINGS,
   portSettingsSchema,
   type PortSettings,
 } from '@liftlink/protocol';
-import { Access } from '../../../lib/access.tsx';
 import { useBenchStep } from './bench-context.tsx';
+import { ReadButton, WriteButton } from './device-buttons.tsx';
 import { PortSettingsFields } from './serial-panel.tsx';
 
 /** The controller's RS-485 port to the slaves it polls (spec: serial port set up successfully). */
@@ -39,20 +38,8 @@ export function FieldPortTab() {
         <PortSettingsFields prefix="field-port" />
       </Form>
       <Space wrap>
-        <Button icon={<DownloadOutlined />} onClick={() => void read()} loading={busy === 'read'}>
-          {t('manufacture.common.read')}
-        </Button>
-        <Access check="manufacture.edit">
-          <Button
-            type="primary"
-            icon={<UploadOutlined />}
-            onClick={() => void write()}
-            loading={busy === 'write'}
-            data-testid="field-port-save"
-          >
-            {t('manufacture.common.write')}
-          </Button>
-        </Access>
+        <ReadButton onClick={read} loading={busy === 'read'} />
+        <WriteButton onClick={write} loading={busy === 'write'} testId="field-port-save" />
       </Space>
     </div>
   );
