@@ -1,26 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 async function until(what: string, probe: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -122,7 +106,6 @@ export class Bench {
     serverUrl: string,
     extraPorts: string[],
   ): Promise<{ port: number; pair: (code: string) => Promise<void>; stop: () => Promise<void> }> {
-    const port = await freePort();
     const proc = new Proc(
       spawn(
         process.execPath,
@@ -133,19 +116,17 @@ export class Bench {
           '--server',
           serverUrl,
           '--port',
-          String(port),
+          '0',
           '--state',
           path.join(this.dir, 'bridge.json'),
           ...extraPorts.flatMap((p) => ['--extra-port', p]),
         ],
-        {
-          cwd: root,
-          stdio: ['pipe', 'pipe', 'pipe'],
-        },
+        { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] },
       ),
     );
     this.procs.push(proc);
     await proc.waitFor('listening on ws://127.0.0.1:');
+    const port = Number(/listening on ws:\/\/127\.0\.0\.1:(\d+)/.exec(proc.out)![1]);
     return {
       port,
       pair: async (code) => {
