@@ -90,12 +90,7 @@ test('factory bench: provision a controller over the serial bridge until the lif
     );
     await signIn(page, engineer.username, engineer.password);
     await page.waitForURL(/dashboard\/workplace/);
-    // Client-side, as the menu does: the server answers a direct GET of /manufacture/device
-    // with the API's 404 (its API prefix /manufacture also covers the page; reported).
-    await page.evaluate(() => {
-      window.history.pushState({}, '', '/manufacture/device');
-      window.dispatchEvent(new PopStateEvent('popstate'));
-    });
+    await page.goto('/manufacture/device');
     await expect(page.getByTestId('serial-panel')).toBeVisible();
     await chooseLanguage(page, 'en-US');
 
