@@ -232,7 +232,7 @@ test('wrong values in the form or in a file show the right message and nothing i
   await expect(item('lowValue')).toContainText('A configured value must be at least 20000');
 
   await page.getByTestId('config-review').click();
-  await expect(page.getByTestId('config-review-modal')).toBeHidden();
+  await expect(page.getByTestId('config-diff')).toBeHidden();
   await page.getByTestId('config-cancel').click();
 
   // A file with wrong values: every problem is listed, nothing is sent.

@@ -90,7 +90,7 @@ for (const language of LANGUAGES) {
         await page.getByTestId('config-input-rapidSpeed').fill('90');
         await page.getByTestId('config-input-lowValue').fill('20000');
         await page.getByTestId('config-review').click();
-        await expect(page.getByTestId('config-review-modal')).toBeVisible();
+        await expect(page.getByTestId('config-diff')).toBeVisible();
         await shot('lift-config-diff', false);
         await page.keyboard.press('Escape');
         await page.getByTestId('config-cancel').click();

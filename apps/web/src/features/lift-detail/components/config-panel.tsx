@@ -537,7 +537,6 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
         onOk={() => review && void send(review.config, false)}
         onCancel={() => setReview(null)}
         width={640}
-        data-testid="config-review-modal"
       >
         <p>{t('config.diff.text', { count: review?.changes.length ?? 0 })}</p>
         <ConfigDiffTable changes={review?.changes ?? []} testId="config-diff" />

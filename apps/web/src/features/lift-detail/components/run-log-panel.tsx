@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Grid, Select, Space, Table, Tag } from 'antd';
 import { DownloadOutlined, FileTextOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -40,6 +40,7 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
     entries: [],
   });
   const [exporting, setExporting] = useState(false);
+  const phone = Grid.useBreakpoint().md === false;
 
   const params = runLogParams(liftId, filter, paging.page, paging.pageSize, language);
   const log = useQuery({
@@ -116,32 +117,7 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
   };
 
   return (
-    <Card
-      title={t('runLog.title')}
-      data-testid="run-log"
-      extra={
-        <Space wrap>
-          <Access check="lift.export">
-            <Button
-              icon={<DownloadOutlined />}
-              loading={exporting}
-              onClick={() => void exportCsv()}
-              data-testid="run-log-export"
-            >
-              {t('runLog.exportCsv')}
-            </Button>
-          </Access>
-          <Button
-            icon={<FileTextOutlined />}
-            onClick={saveText}
-            disabled={merged.list.length === 0}
-            data-testid="run-log-save-text"
-          >
-            {t('runLog.saveText')}
-          </Button>
-        </Space>
-      }
-    >
+    <Card title={t('runLog.title')} data-testid="run-log">
       <div className="run-log-filters">
         <TimeRangeFilter
           from={filter.from}
@@ -179,6 +155,26 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
           data-testid="run-log-codes"
           aria-label={t('runLog.codes')}
         />
+        <Space wrap className="run-log-actions">
+          <Access check="lift.export">
+            <Button
+              icon={<DownloadOutlined />}
+              loading={exporting}
+              onClick={() => void exportCsv()}
+              data-testid="run-log-export"
+            >
+              {t('runLog.exportCsv')}
+            </Button>
+          </Access>
+          <Button
+            icon={<FileTextOutlined />}
+            onClick={saveText}
+            disabled={merged.list.length === 0}
+            data-testid="run-log-save-text"
+          >
+            {t('runLog.saveText')}
+          </Button>
+        </Space>
       </div>
       {log.isError ? (
         <LoadError
@@ -209,42 +205,78 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
           onChange: (page, pageSize) =>
             setPaging((p) => ({ page: pageSize !== p.pageSize ? 1 : page, pageSize })),
         }}
-        columns={[
-          {
-            key: 'ts',
-            title: t('runLog.time'),
-            width: 180,
-            render: (_, e) => <span className="run-log-time">{dayjs(e.ts).format(TIME)}</span>,
-          },
-          {
-            key: 'code',
-            title: t('runLog.code'),
-            width: 90,
-            render: (_, e) => (
-              <Tag color={e.fault ? 'red' : 'default'} className="run-log-code">
-                {e.code}
-              </Tag>
-            ),
-          },
-          {
-            key: 'meaning',
-            title: t('runLog.meaning'),
-            render: (_, e) => (
-              <span
-                className={e.fault ? 'run-log-fault-text' : undefined}
-                data-testid="run-log-meaning"
-              >
-                {eventText(e.code, language)}
-              </span>
-            ),
-          },
-          {
-            key: 'floor',
-            title: t('runLog.floor'),
-            width: 70,
-            render: (_, e) => e.floor ?? '—',
-          },
-        ]}
+        columns={
+          phone
+            ? [
+                {
+                  key: 'ts',
+                  title: t('runLog.time'),
+                  width: 96,
+                  render: (_, e) => (
+                    <span className="run-log-time run-log-time-compact">
+                      {dayjs(e.ts).format('MM-DD')}
+                      <br />
+                      {dayjs(e.ts).format('HH:mm:ss')}
+                    </span>
+                  ),
+                },
+                {
+                  key: 'event',
+                  title: t('runLog.meaning'),
+                  render: (_, e) => (
+                    <>
+                      <Tag color={e.fault ? 'red' : 'default'} className="run-log-code">
+                        {e.code}
+                      </Tag>
+                      <span
+                        className={e.fault ? 'run-log-fault-text' : undefined}
+                        data-testid="run-log-meaning"
+                      >
+                        {eventText(e.code, language)}
+                      </span>
+                    </>
+                  ),
+                },
+              ]
+            : [
+                {
+                  key: 'ts',
+                  title: t('runLog.time'),
+                  width: 180,
+                  render: (_, e) => (
+                    <span className="run-log-time">{dayjs(e.ts).format(TIME)}</span>
+                  ),
+                },
+                {
+                  key: 'code',
+                  title: t('runLog.code'),
+                  width: 90,
+                  render: (_, e) => (
+                    <Tag color={e.fault ? 'red' : 'default'} className="run-log-code">
+                      {e.code}
+                    </Tag>
+                  ),
+                },
+                {
+                  key: 'meaning',
+                  title: t('runLog.meaning'),
+                  render: (_, e) => (
+                    <span
+                      className={e.fault ? 'run-log-fault-text' : undefined}
+                      data-testid="run-log-meaning"
+                    >
+                      {eventText(e.code, language)}
+                    </span>
+                  ),
+                },
+                {
+                  key: 'floor',
+                  title: t('runLog.floor'),
+                  width: 70,
+                  render: (_, e) => e.floor ?? '—',
+                },
+              ]
+        }
       />
     </Card>
   );

@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { App, Button, Card, Input, Select, Space, Table, Tooltip, Typography } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Grid,
+  Input,
+  Pagination,
+  Select,
+  Space,
+  Spin,
+  Table,
+  Tooltip,
+  Typography,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { EditOutlined, EnvironmentOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
@@ -7,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DEVICE_KINDS, type LiftListItem } from '@liftlink/protocol';
 import { LoadError } from '../../../components/charts/data-state.tsx';
+import { PlainList } from '../../../components/charts/plain-list.tsx';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { useAccess } from '../../../lib/access.tsx';
 import { errorMessage } from '../../../lib/form-errors.ts';
@@ -68,6 +82,67 @@ function AliasCell({ lift, editable }: { lift: LiftListItem; editable: boolean }
   );
 }
 
+/** On a phone: one block per lift with what matters first (number, connection, fault). */
+function LiftCards({
+  lifts,
+  canEdit,
+  onLocate,
+}: {
+  lifts: LiftListItem[];
+  canEdit: boolean;
+  onLocate: (lift: LiftListItem) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <PlainList
+      items={lifts}
+      rowKey={(lift) => lift.id}
+      emptyText={t('lift.list.empty')}
+      rowProps={(lift) => ({ className: lift.activeFault ? 'lift-row-fault' : undefined })}
+      renderItem={(lift) => (
+        <div className="lift-card" data-testid="lift-card">
+          <div className="lift-card-top">
+            <Link to={`/lift/${lift.id}`} data-testid="lift-link" className="lift-device-no">
+              {lift.deviceNo ?? <NoDeviceNoTag />}
+            </Link>
+            <OnlineBadge online={lift.online} testId={`online-${lift.id}`} />
+          </div>
+          <AliasCell lift={lift} editable={canEdit} />
+          <div className="lift-card-line">
+            <ModeTag mode={lift.mode} />
+            <span>
+              {lift.floor === null
+                ? t('lift.betweenFloors')
+                : t('lift.floorOf', { floor: lift.floor, floors: lift.floors })}
+            </span>
+            {lift.activeFault ? <FaultTag code={lift.activeFault} /> : null}
+          </div>
+          <div className="lift-card-line lift-muted">{t(`device.kind.${lift.kind}`)}</div>
+          <div className="lift-card-line">
+            {lift.location.address ? (
+              <span className="lift-location-text">{lift.location.address}</span>
+            ) : (
+              <LocationMissingTag />
+            )}
+            {canEdit ? (
+              <Button
+                type="text"
+                size="small"
+                icon={<EnvironmentOutlined />}
+                aria-label={t('lift.location.edit')}
+                onClick={() => onLocate(lift)}
+                data-testid={`edit-location-${lift.id}`}
+              />
+            ) : null}
+          </div>
+        </div>
+      )}
+    />
+  );
+}
+
+const SORT_CHOICES: LiftSortKey[] = ['deviceNo', 'alias', 'kind', 'online', 'floor'];
+
 /** The fleet list: server-side search, filters, sort and paging; online state and faults live. */
 export default function LiftListPage() {
   const { t } = useTranslation();
@@ -77,6 +152,7 @@ export default function LiftListPage() {
   const [locating, setLocating] = useState<LiftListItem | null>(null);
   const page = useLiftPage(query);
   const canEdit = can('lift.edit');
+  const phone = Grid.useBreakpoint().md === false;
   useFleetPatches(true);
 
   const change = (patch: Partial<LiftListQuery>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
@@ -102,8 +178,11 @@ export default function LiftListPage() {
       title: t('lift.field.alias'),
       sorter: true,
       sortOrder: sortOrder('alias'),
-      width: 200,
-      render: (_, lift) => <AliasCell lift={lift} editable={canEdit} />,
+      render: (_, lift) => (
+        <div className="lift-cell-wrap lift-cell-alias">
+          <AliasCell lift={lift} editable={canEdit} />
+        </div>
+      ),
     },
     {
       key: 'kind',
@@ -111,7 +190,9 @@ export default function LiftListPage() {
       sorter: true,
       sortOrder: sortOrder('kind'),
       responsive: ['md'],
-      render: (_, lift) => t(`device.kind.${lift.kind}`),
+      render: (_, lift) => (
+        <div className="lift-cell-wrap lift-cell-kind">{t(`device.kind.${lift.kind}`)}</div>
+      ),
     },
     {
       key: 'online',
@@ -158,22 +239,22 @@ export default function LiftListPage() {
         lift.activeFault ? (
           <FaultTag code={lift.activeFault} />
         ) : (
-          <span className="lift-muted">{t('lift.noFault')}</span>
+          <span className="lift-muted lift-cell-wrap lift-cell-fault">{t('lift.noFault')}</span>
         ),
     },
     {
       key: 'firmware',
       title: t('lift.field.firmware'),
-      responsive: ['lg'],
+      // The detail page shows it too: on narrower screens the list keeps its width for the rest.
+      responsive: ['xxl'],
       render: (_, lift) => lift.firmware || '—',
     },
     {
       key: 'location',
       title: t('lift.field.location'),
       responsive: ['md'],
-      width: 260,
       render: (_, lift) => (
-        <div className="lift-location-cell">
+        <div className="lift-location-cell lift-cell-wrap">
           {lift.location.address ? (
             <span className="lift-location-text">
               {lift.location.address}
@@ -253,6 +334,23 @@ export default function LiftListPage() {
               data-testid="lift-state-filter"
               aria-label={t('lift.list.state')}
             />
+            {phone ? (
+              <Select<string>
+                value={`${query.sort}:${query.order}`}
+                onChange={(value) => {
+                  const [sort, order] = value.split(':') as [LiftSortKey, 'asc' | 'desc'];
+                  change({ sort, order });
+                }}
+                options={SORT_CHOICES.flatMap((key) =>
+                  (['asc', 'desc'] as const).map((order) => ({
+                    value: `${key}:${order}`,
+                    label: t(`lift.sort.${order}`, { field: t(`lift.field.${key}`) }),
+                  })),
+                )}
+                popupMatchSelectWidth={false}
+                aria-label={t('lift.sort.label')}
+              />
+            ) : null}
           </Space>
         </div>
         {page.isError ? (
@@ -262,44 +360,65 @@ export default function LiftListPage() {
             className="lift-panel-alert"
           />
         ) : null}
-        <Table<LiftListItem>
-          rowKey="id"
-          size="middle"
-          columns={columns}
-          dataSource={page.data?.list ?? []}
-          loading={page.isFetching && !page.data}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: page.isError ? t('lift.loadFailed') : t('lift.list.empty') }}
-          data-testid="lift-table"
-          rowClassName={(lift) => (lift.activeFault ? 'lift-row-fault' : '')}
-          onChange={(pagination, _filters, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const key = typeof s?.columnKey === 'string' ? s.columnKey : null;
-            const sorted = key && SORTABLE.has(key) && s?.order;
-            setQuery((q) => {
-              const sort = sorted ? (key as LiftSortKey) : INITIAL_LIFT_QUERY.sort;
-              const order = sorted ? (s.order === 'descend' ? 'desc' : 'asc') : 'asc';
-              const pageSize = pagination.pageSize ?? q.pageSize;
-              const resort = sort !== q.sort || order !== q.order || pageSize !== q.pageSize;
-              return {
-                ...q,
-                sort,
-                order,
-                pageSize,
-                page: resort ? 1 : (pagination.current ?? 1),
-              };
-            });
-          }}
-          pagination={{
-            current: query.page,
-            pageSize: query.pageSize,
-            total: page.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [10, 20, 50, 100],
-            showTotal: (total) => t('common.total', { total }),
-            responsive: true,
-          }}
-        />
+        {phone ? (
+          <>
+            {page.isFetching && !page.data ? (
+              <div style={{ textAlign: 'center', padding: 32 }}>
+                <Spin />
+              </div>
+            ) : (
+              <LiftCards lifts={page.data?.list ?? []} canEdit={canEdit} onLocate={setLocating} />
+            )}
+            <Pagination
+              simple
+              align="center"
+              style={{ marginTop: 12 }}
+              current={query.page}
+              pageSize={query.pageSize}
+              total={page.data?.total ?? 0}
+              onChange={(p) => setQuery((q) => ({ ...q, page: p }))}
+            />
+          </>
+        ) : (
+          <Table<LiftListItem>
+            rowKey="id"
+            size="middle"
+            columns={columns}
+            dataSource={page.data?.list ?? []}
+            loading={page.isFetching && !page.data}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: page.isError ? t('lift.loadFailed') : t('lift.list.empty') }}
+            data-testid="lift-table"
+            rowClassName={(lift) => (lift.activeFault ? 'lift-row-fault' : '')}
+            onChange={(pagination, _filters, sorter) => {
+              const s = Array.isArray(sorter) ? sorter[0] : sorter;
+              const key = typeof s?.columnKey === 'string' ? s.columnKey : null;
+              const sorted = key && SORTABLE.has(key) && s?.order;
+              setQuery((q) => {
+                const sort = sorted ? (key as LiftSortKey) : INITIAL_LIFT_QUERY.sort;
+                const order = sorted ? (s.order === 'descend' ? 'desc' : 'asc') : 'asc';
+                const pageSize = pagination.pageSize ?? q.pageSize;
+                const resort = sort !== q.sort || order !== q.order || pageSize !== q.pageSize;
+                return {
+                  ...q,
+                  sort,
+                  order,
+                  pageSize,
+                  page: resort ? 1 : (pagination.current ?? 1),
+                };
+              });
+            }}
+            pagination={{
+              current: query.page,
+              pageSize: query.pageSize,
+              total: page.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: [10, 20, 50, 100],
+              showTotal: (total) => t('common.total', { total }),
+              responsive: true,
+            }}
+          />
+        )}
       </Card>
       <LocationModal lift={locating} onClose={() => setLocating(null)} />
     </PageContainer>

@@ -452,4 +452,7 @@ export default {
   'alert.status': 'Status',
   'alert.status.open': 'Open',
   'alert.clearedAt': 'Cleared by itself at {{time}}',
+  'lift.sort.label': 'Sort',
+  'lift.sort.asc': '{{field}}, ascending',
+  'lift.sort.desc': '{{field}}, descending',
 } satisfies Record<keyof typeof zhCN, string>;

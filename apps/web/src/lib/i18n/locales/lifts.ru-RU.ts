@@ -453,4 +453,7 @@ export default {
   'alert.status': 'Состояние',
   'alert.status.open': 'Открыта',
   'alert.clearedAt': 'Снята сама в {{time}}',
+  'lift.sort.label': 'Сортировка',
+  'lift.sort.asc': '{{field}}: по возрастанию',
+  'lift.sort.desc': '{{field}}: по убыванию',
 } satisfies Record<keyof typeof zhCN, string>;

@@ -447,4 +447,7 @@ export default {
   'alert.status': '状态',
   'alert.status.open': '未处理',
   'alert.clearedAt': '已于 {{time}} 自动解除',
+  'lift.sort.label': '排序',
+  'lift.sort.asc': '按{{field}}升序',
+  'lift.sort.desc': '按{{field}}降序',
 } satisfies Record<string, string>;
