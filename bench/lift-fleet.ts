@@ -40,7 +40,7 @@ function answerCommands(entry: (typeof clients)[number]): void {
 
 async function connect(url: string, lifts: FleetLift[], status: unknown): Promise<number> {
   const started = Date.now();
-  const batch = 200;
+  const batch = 500;
   for (let i = 0; i < lifts.length; i += batch) {
     await Promise.all(
       lifts.slice(i, i + batch).map(async (lift) => {
@@ -49,10 +49,13 @@ async function connect(url: string, lifts: FleetLift[], status: unknown): Promis
         const entry = { lift, client, seq: 0 };
         clients.push(entry);
         answerCommands(entry);
-        await client.subscribeAsync(liftTopic(lift.deviceNo, 'cmd'), { qos: 1 });
         const session = BOOT + ++entry.seq;
-        await client.publishAsync(liftTopic(lift.deviceNo, 'presence'), JSON.stringify({ seq: session, ts: new Date().toISOString(), online: true, session, firmware: 'BENCH-1' }), { qos: 1, retain: true });
-        await client.publishAsync(liftTopic(lift.deviceNo, 'status'), JSON.stringify({ seq: BOOT + ++entry.seq, ts: new Date().toISOString(), status }), { qos: 1 });
+        // Pipelined, as a lift does after CONNACK: subscribe, presence, first status.
+        await Promise.all([
+          client.subscribeAsync(liftTopic(lift.deviceNo, 'cmd'), { qos: 1 }),
+          client.publishAsync(liftTopic(lift.deviceNo, 'presence'), JSON.stringify({ seq: session, ts: new Date().toISOString(), online: true, session, firmware: 'BENCH-1' }), { qos: 1, retain: true }),
+          client.publishAsync(liftTopic(lift.deviceNo, 'status'), JSON.stringify({ seq: BOOT + ++entry.seq, ts: new Date().toISOString(), status }), { qos: 1 }),
+        ]);
       }),
     );
   }

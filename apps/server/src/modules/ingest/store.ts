@@ -216,7 +216,26 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
   const presence = batch
     .filter((m): m is Extract<UplinkMessage, { kind: 'presence' | 'disconnect' }> => m.kind === 'presence' || m.kind === 'disconnect')
     .sort((a, b) => (a.kind === 'presence' ? a.message.session : Infinity) - (b.kind === 'presence' ? b.message.session : Infinity) || (a.kind === 'presence' && a.message.online ? -1 : 1));
+  // A lift with a single online message in the batch (the usual case, and all of a fleet
+  // reconnecting at once) is set online in one statement for all of them.
+  const presenceCount = new Map<string, number>();
+  for (const p of presence) presenceCount.set(p.liftId, (presenceCount.get(p.liftId) ?? 0) + 1);
+  const simpleOnline = presence.filter((p): p is Extract<UplinkMessage, { kind: 'presence' }> => p.kind === 'presence' && p.message.online && presenceCount.get(p.liftId) === 1);
+  if (simpleOnline.length) {
+    const rows = await tx.query<{ id: string }>(
+      `update lifts l set online = true, presence_session = v.session, online_since = case when l.online then l.online_since else v.ts end,
+              firmware = coalesce(v.firmware, l.firmware)
+         from unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::text[]) as v(id, session, ts, firmware)
+        where l.id = v.id and l.presence_session <= v.session and not (l.online and l.presence_session = v.session) returning l.id`,
+      [simpleOnline.map((p) => p.liftId), simpleOnline.map((p) => p.message.session), simpleOnline.map((p) => p.message.ts), simpleOnline.map((p) => p.message.firmware ?? null)],
+    );
+    const changed = new Set(rows.map((r) => r.id));
+    for (const p of simpleOnline) if (changed.has(p.liftId)) live.push({ type: 'presence', liftId: p.liftId, online: true, ts: p.message.ts });
+    if (changed.size) await clearAlerts(tx, [...changed], 'offline');
+  }
+  const handled = new Set<UplinkMessage>(simpleOnline);
   for (const p of presence) {
+    if (handled.has(p)) continue;
     if (p.kind === 'disconnect') {
       const msg = await markOffline(tx, p.liftId, p.at, null);
       if (msg) live.push(msg);
