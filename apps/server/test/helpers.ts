@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { CSRF_COOKIE } from '@liftlink/protocol';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openPglite, openPostgres, type Database } from '../src/db/client.ts';
 import type { Mail } from '../src/plugins/messaging.ts';
+import { createDatabase } from './support/postgres.ts';
 
 /**
  * The database kinds every integration test runs on: PGlite always, PostgreSQL when
@@ -23,23 +23,13 @@ export async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ data
     const database = await openPglite(':memory:');
     return { database, drop: () => database.close() };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `liftlink_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString());
+  const { url, drop } = await createDatabase(process.env.TEST_DATABASE_URL!);
+  const database = await openPostgres(url);
   return {
     database,
     drop: async () => {
       await database.close();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await drop();
     },
   };
 }
