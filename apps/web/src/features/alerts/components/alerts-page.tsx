@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { App, Badge, Button, Card, Segmented, Table } from 'antd';
+import { App, Badge, Button, Card, Grid, Segmented, Table } from 'antd';
 import { CheckOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import type { ColumnsType } from 'antd/es/table/interface';
 import { LoadError } from '../../../components/charts/data-state.tsx';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { useAccess } from '../../../lib/access.tsx';
@@ -22,6 +23,7 @@ import {
   type AlertState,
 } from '../api/alerts-api.ts';
 import { AlertKindTag } from './alert-kind-tag.tsx';
+import './alerts.css';
 
 const TIME = 'YYYY-MM-DD HH:mm:ss';
 
@@ -49,6 +51,89 @@ export default function AlertsPage() {
     });
 
   const open = alerts.data?.open;
+
+  const phone = Grid.useBreakpoint().md === false;
+  const liftLink = (a: AlertItem) => (
+    <Link to={`/lift/${a.liftId}`} style={{ overflowWrap: 'anywhere' }}>
+      {[a.deviceNo ?? t('lift.noDeviceNo'), a.alias].filter(Boolean).join(' · ')}
+    </Link>
+  );
+  const statusOf = (a: AlertItem) =>
+    a.acknowledgedAt ? (
+      <span className="lift-muted">
+        {t('alert.acknowledgedBy', {
+          time: dayjs(a.acknowledgedAt).format(TIME),
+          user: a.acknowledgedBy ?? '—',
+        })}
+      </span>
+    ) : a.clearedAt ? (
+      <span className="lift-muted">
+        {t('alert.clearedAt', { time: dayjs(a.clearedAt).format(TIME) })}
+      </span>
+    ) : (
+      <Badge status="error" text={t('alert.status.open')} />
+    );
+  const ackButton = (a: AlertItem) =>
+    can('alert.edit') && !a.acknowledgedAt ? (
+      <Button
+        size="small"
+        icon={<CheckOutlined />}
+        loading={ack.isPending && ack.variables === a.id}
+        onClick={() => acknowledge(a)}
+        data-testid={`alert-ack-${a.id}`}
+      >
+        {t('alert.acknowledge')}
+      </Button>
+    ) : null;
+  const text = (a: AlertItem) => (
+    <span style={{ overflowWrap: 'anywhere' }}>{alertText(a, language)}</span>
+  );
+
+  const columns: ColumnsType<AlertItem> = [
+    {
+      key: 'raisedAt',
+      title: t('alert.raisedAt'),
+      render: (_, a) => dayjs(a.raisedAt).format(TIME),
+    },
+    { key: 'lift', title: t('alert.lift'), render: (_, a) => liftLink(a) },
+    { key: 'kind', title: t('alert.kind'), render: (_, a) => <AlertKindTag kind={a.kind} /> },
+    { key: 'text', title: t('alert.what'), render: (_, a) => text(a) },
+    { key: 'status', title: t('alert.status'), render: (_, a) => statusOf(a) },
+    ...(can('alert.edit')
+      ? [
+          {
+            key: 'actions',
+            title: t('common.actions'),
+            render: (_: unknown, a: AlertItem) => ackButton(a),
+          },
+        ]
+      : []),
+  ];
+  const phoneColumns: ColumnsType<AlertItem> = [
+    {
+      key: 'when',
+      title: t('alert.raisedAt'),
+      width: 110,
+      render: (_, a) => (
+        <div className="alert-compact">
+          <span>{dayjs(a.raisedAt).format('MM-DD HH:mm:ss')}</span>
+          <AlertKindTag kind={a.kind} />
+        </div>
+      ),
+    },
+    {
+      key: 'what',
+      title: t('alert.what'),
+      render: (_, a) => (
+        <div className="alert-compact">
+          {liftLink(a)}
+          {text(a)}
+          {statusOf(a)}
+          {ackButton(a)}
+        </div>
+      ),
+    },
+  ];
 
   return (
     <PageContainer
@@ -128,73 +213,7 @@ export default function AlertsPage() {
             onChange: (page, pageSize) =>
               setPaging((p) => ({ page: pageSize !== p.pageSize ? 1 : page, pageSize })),
           }}
-          columns={[
-            {
-              key: 'raisedAt',
-              title: t('alert.raisedAt'),
-              render: (_, a) => dayjs(a.raisedAt).format(TIME),
-            },
-            {
-              key: 'lift',
-              title: t('alert.lift'),
-              render: (_, a) => (
-                <Link to={`/lift/${a.liftId}`}>
-                  {[a.deviceNo ?? t('lift.noDeviceNo'), a.alias].filter(Boolean).join(' · ')}
-                </Link>
-              ),
-            },
-            {
-              key: 'kind',
-              title: t('alert.kind'),
-              render: (_, a) => <AlertKindTag kind={a.kind} />,
-            },
-            {
-              key: 'text',
-              title: t('alert.what'),
-              render: (_, a) => (
-                <span style={{ overflowWrap: 'anywhere' }}>{alertText(a, language)}</span>
-              ),
-            },
-            {
-              key: 'status',
-              title: t('alert.status'),
-              render: (_, a) =>
-                a.acknowledgedAt ? (
-                  <span className="lift-muted">
-                    {t('alert.acknowledgedBy', {
-                      time: dayjs(a.acknowledgedAt).format(TIME),
-                      user: a.acknowledgedBy ?? '—',
-                    })}
-                  </span>
-                ) : a.clearedAt ? (
-                  <span className="lift-muted">
-                    {t('alert.clearedAt', { time: dayjs(a.clearedAt).format(TIME) })}
-                  </span>
-                ) : (
-                  <Badge status="error" text={t('alert.status.open')} />
-                ),
-            },
-            ...(can('alert.edit')
-              ? [
-                  {
-                    key: 'actions',
-                    title: t('common.actions'),
-                    render: (_: unknown, a: AlertItem) =>
-                      a.acknowledgedAt ? null : (
-                        <Button
-                          size="small"
-                          icon={<CheckOutlined />}
-                          loading={ack.isPending && ack.variables === a.id}
-                          onClick={() => acknowledge(a)}
-                          data-testid={`alert-ack-${a.id}`}
-                        >
-                          {t('alert.acknowledge')}
-                        </Button>
-                      ),
-                  },
-                ]
-              : []),
-          ]}
+          columns={phone ? phoneColumns : columns}
         />
       </Card>
     </PageContainer>

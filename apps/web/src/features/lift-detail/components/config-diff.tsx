@@ -11,7 +11,7 @@ export function ConfigDiffTable({ changes, testId }: { changes: ConfigChange[]; 
       rowKey="key"
       dataSource={changes}
       pagination={false}
-      scroll={{ x: 'max-content', y: 360 }}
+      scroll={{ y: 360 }}
       locale={{ emptyText: t('config.diff.none') }}
       data-testid={testId}
       onRow={(change) => ({ 'data-key': change.key }) as object}

@@ -24,6 +24,8 @@ vi.mock('../../../lib/http.ts', async (importOriginal) => {
 });
 
 const post = vi.mocked(http.post);
+/** The form of some sixty fields renders slowly in jsdom on a busy machine. */
+const SLOW = { timeout: 15_000 };
 const config = defaultConfig('inclinedStraightRack', 2);
 const info: LiftInfo = {
   lift: {
@@ -87,12 +89,15 @@ describe('configuration panel', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: /Edit/ }));
     expect(screen.getByText('Editing')).toBeInTheDocument();
     await editField(user, 'Rapid section speed', '999');
-    expect(await screen.findByText('Must be at or below 150')).toBeInTheDocument();
+    expect(await screen.findByText('Must be at or below 150', undefined, SLOW)).toBeInTheDocument();
     await editField(user, 'Rated load', '');
-    expect(await screen.findByText('Input cannot be empty')).toBeInTheDocument();
+    expect(await screen.findByText('Input cannot be empty', undefined, SLOW)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: /Review and send/ }));
-    await waitFor(() => expect(screen.getByText('Must be at or below 150')).toBeInTheDocument());
+    await waitFor(
+      () => expect(screen.getByText('Must be at or below 150')).toBeInTheDocument(),
+      SLOW,
+    );
     expect(screen.queryByText('Check the changes before sending')).not.toBeInTheDocument();
     expect(writes()).toHaveLength(0);
   });
@@ -108,22 +113,26 @@ describe('configuration panel', { timeout: 60_000 }, () => {
     await editField(user, 'Rapid section speed', '100');
     await user.click(screen.getByRole('button', { name: /Review and send/ }));
 
-    const dialog = await screen.findByRole('dialog', { name: 'Check the changes before sending' });
+    const dialog = await screen.findByRole(
+      'dialog',
+      { name: 'Check the changes before sending' },
+      SLOW,
+    );
     expect(within(dialog).getByText('These 1 fields will change:')).toBeInTheDocument();
     expect(within(dialog).getByText('Rapid section speed')).toBeInTheDocument();
     expect(within(dialog).getByText('120 mm/s')).toBeInTheDocument();
     expect(within(dialog).getByText('100 mm/s')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: /Send to the lift/ }));
 
-    await user.click(await screen.findByRole('button', { name: 'Reconfigure' }));
-    await waitFor(() => expect(writes()).toHaveLength(2));
+    await user.click(await screen.findByRole('button', { name: 'Reconfigure' }, SLOW));
+    await waitFor(() => expect(writes()).toHaveLength(2), SLOW);
     expect(writes()[0]![1]).toEqual({
       liftId: info.lift.id,
       config: { ...config, rapidSpeed: 100 },
       version: 3,
     });
     expect(writes()[1]![1]).toMatchObject({ version: 3, confirmReconfigure: true });
-    expect(await screen.findByText('Modification successful')).toBeInTheDocument();
+    expect(await screen.findByText('Modification successful', undefined, SLOW)).toBeInTheDocument();
     expect(screen.getByText('Saved')).toBeInTheDocument();
   });
 
@@ -143,11 +152,19 @@ describe('configuration panel', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: /Edit/ }));
     await editField(user, 'Slow section speed', '50');
     await user.click(screen.getByRole('button', { name: /Review and send/ }));
-    const dialog = await screen.findByRole('dialog', { name: 'Check the changes before sending' });
+    const dialog = await screen.findByRole(
+      'dialog',
+      { name: 'Check the changes before sending' },
+      SLOW,
+    );
     await user.click(within(dialog).getByRole('button', { name: /Send to the lift/ }));
-    expect(await screen.findByText('Must be at or below 40')).toBeInTheDocument();
+    expect(await screen.findByText('Must be at or below 40', undefined, SLOW)).toBeInTheDocument();
     expect(
-      await screen.findByText('Modification failed: The configuration is not valid'),
+      await screen.findByText(
+        'Modification failed: The configuration is not valid',
+        undefined,
+        SLOW,
+      ),
     ).toBeInTheDocument();
   });
 });

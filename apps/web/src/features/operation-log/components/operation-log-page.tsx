@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Card, Input, Select, Table, Tag } from 'antd';
+import { App, Button, Card, Grid, Input, Select, Table, Tag } from 'antd';
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -36,6 +36,7 @@ export default function OperationLogPage() {
   const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
   const [exporting, setExporting] = useState(false);
   const log = useOperationLog(filter, paging.page, paging.pageSize);
+  const phone = Grid.useBreakpoint().md === false;
 
   const change = (patch: Partial<OperationLogFilter>) => {
     setFilter((f) => ({ ...f, ...patch }));
@@ -139,37 +140,80 @@ export default function OperationLogPage() {
             onChange: (page, pageSize) =>
               setPaging((p) => ({ page: pageSize !== p.pageSize ? 1 : page, pageSize })),
           }}
-          columns={[
-            {
-              key: 'ts',
-              title: t('oplog.time'),
-              render: (_, r) => <span className="oplog-time">{dayjs(r.ts).format(TIME)}</span>,
-            },
-            { key: 'user', title: t('oplog.user'), render: (_, r) => r.username ?? '—' },
-            {
-              key: 'lift',
-              title: t('oplog.lift'),
-              render: (_, r) =>
-                r.liftId ? (
-                  <Link to={`/lift/${r.liftId}`}>{r.deviceNo ?? t('lift.noDeviceNo')}</Link>
-                ) : (
-                  '—'
-                ),
-            },
-            { key: 'action', title: t('oplog.action'), render: (_, r) => actionText(r.action) },
-            {
-              key: 'detail',
-              title: t('oplog.detail'),
-              render: (_, r) => (
-                <span className="oplog-detail">{operationDetail(r, language)}</span>
-              ),
-            },
-            {
-              key: 'result',
-              title: t('oplog.result'),
-              render: (_, r) => <Tag color={resultColor(r.result)}>{resultText(r.result)}</Tag>,
-            },
-          ]}
+          columns={
+            phone
+              ? [
+                  {
+                    key: 'when',
+                    title: t('oplog.time'),
+                    width: 110,
+                    render: (_, r) => (
+                      <span className="oplog-time oplog-time-compact">
+                        {dayjs(r.ts).format('MM-DD HH:mm:ss')}
+                        <br />
+                        <span className="lift-muted">{r.username ?? '—'}</span>
+                      </span>
+                    ),
+                  },
+                  {
+                    key: 'what',
+                    title: t('oplog.action'),
+                    render: (_, r) => (
+                      <div className="oplog-compact">
+                        <div>
+                          {r.liftId ? (
+                            <Link to={`/lift/${r.liftId}`}>
+                              {r.deviceNo ?? t('lift.noDeviceNo')}
+                            </Link>
+                          ) : null}{' '}
+                          {actionText(r.action)}
+                        </div>
+                        <div className="oplog-detail">{operationDetail(r, language)}</div>
+                        <Tag color={resultColor(r.result)}>{resultText(r.result)}</Tag>
+                      </div>
+                    ),
+                  },
+                ]
+              : [
+                  {
+                    key: 'ts',
+                    title: t('oplog.time'),
+                    render: (_, r) => (
+                      <span className="oplog-time">{dayjs(r.ts).format(TIME)}</span>
+                    ),
+                  },
+                  { key: 'user', title: t('oplog.user'), render: (_, r) => r.username ?? '—' },
+                  {
+                    key: 'lift',
+                    title: t('oplog.lift'),
+                    render: (_, r) =>
+                      r.liftId ? (
+                        <Link to={`/lift/${r.liftId}`}>{r.deviceNo ?? t('lift.noDeviceNo')}</Link>
+                      ) : (
+                        '—'
+                      ),
+                  },
+                  {
+                    key: 'action',
+                    title: t('oplog.action'),
+                    render: (_, r) => actionText(r.action),
+                  },
+                  {
+                    key: 'detail',
+                    title: t('oplog.detail'),
+                    render: (_, r) => (
+                      <span className="oplog-detail">{operationDetail(r, language)}</span>
+                    ),
+                  },
+                  {
+                    key: 'result',
+                    title: t('oplog.result'),
+                    render: (_, r) => (
+                      <Tag color={resultColor(r.result)}>{resultText(r.result)}</Tag>
+                    ),
+                  },
+                ]
+          }
         />
       </Card>
     </PageContainer>
