@@ -197,7 +197,7 @@ export default function AlertsPage() {
           size="middle"
           loading={alerts.isFetching && !alerts.data}
           dataSource={alerts.data?.list ?? []}
-          scroll={{ x: 'max-content' }}
+          scroll={phone ? undefined : { x: 'max-content' }}
           locale={{
             emptyText: alerts.isError
               ? t('panel.loadFailed')

@@ -188,7 +188,7 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
         size="small"
         loading={log.isFetching && !log.data}
         dataSource={merged.list}
-        scroll={{ x: 'max-content' }}
+        scroll={phone ? undefined : { x: 'max-content' }}
         locale={{ emptyText: log.isError ? t('lift.loadFailed') : t('runLog.empty') }}
         rowClassName={(e) =>
           [e.fault ? 'run-log-fault' : '', freshIds.has(e.id) ? 'run-log-new' : ''].join(' ')

@@ -44,8 +44,19 @@ export function StatsPanel({ liftId, stats }: { liftId: string; stats: LiftStats
       grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
       xAxis: { type: 'category', data: list.map((d) => d.day.slice(5)) },
       yAxis: [
-        { type: 'value', name: tx('lift.stats.trips'), minInterval: 1 },
-        { type: 'value', name: tx('lift.stats.onlineHours'), max: 24, splitLine: { show: false } },
+        {
+          type: 'value',
+          name: tx('lift.stats.trips'),
+          minInterval: 1,
+          nameTextStyle: { align: 'left' },
+        },
+        {
+          type: 'value',
+          name: tx('lift.stats.onlineHours'),
+          max: 24,
+          splitLine: { show: false },
+          nameTextStyle: { align: 'right' },
+        },
       ],
       series: [
         {

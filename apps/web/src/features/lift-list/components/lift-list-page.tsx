@@ -239,7 +239,7 @@ export default function LiftListPage() {
         lift.activeFault ? (
           <FaultTag code={lift.activeFault} />
         ) : (
-          <span className="lift-muted lift-cell-wrap lift-cell-fault">{t('lift.noFault')}</span>
+          <span className="lift-muted lift-cell-fault">{t('lift.noFault')}</span>
         ),
     },
     {

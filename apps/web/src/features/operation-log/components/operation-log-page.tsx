@@ -128,7 +128,7 @@ export default function OperationLogPage() {
           size="middle"
           loading={log.isFetching && !log.data}
           dataSource={log.data?.list ?? []}
-          scroll={{ x: 'max-content' }}
+          scroll={phone ? undefined : { x: 'max-content' }}
           locale={{ emptyText: log.isError ? t('panel.loadFailed') : t('oplog.empty') }}
           data-testid="oplog-table"
           pagination={{
