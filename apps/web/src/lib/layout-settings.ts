@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import {
   DEFAULT_LAYOUT_SETTINGS,
-  layoutSettingsSchema,
+  LAYOUT_SETTING_CHECKS,
   type LayoutSettings,
 } from '@liftlink/protocol';
 import { http } from './http.ts';
@@ -18,11 +18,10 @@ const KEY = 'liftlink.layout';
 export function normalizeSettings(value: unknown): LayoutSettings {
   const out: LayoutSettings = { ...DEFAULT_LAYOUT_SETTINGS };
   if (!value || typeof value !== 'object') return out;
-  const shape = layoutSettingsSchema.shape;
-  for (const key of Object.keys(shape) as (keyof LayoutSettings)[]) {
-    const parsed = shape[key].safeParse((value as Record<string, unknown>)[key]);
-    if (parsed.success && (value as Record<string, unknown>)[key] !== undefined)
-      (out as Record<string, unknown>)[key] = parsed.data;
+  // The protocol's plain checks (the schema's rules without zod: no zod at start-up).
+  for (const key of Object.keys(LAYOUT_SETTING_CHECKS) as (keyof LayoutSettings)[]) {
+    const given = (value as Record<string, unknown>)[key];
+    if (LAYOUT_SETTING_CHECKS[key](given)) (out as Record<string, unknown>)[key] = given;
   }
   return out;
 }
