@@ -28,12 +28,20 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps
 const KB = 1024;
 const BUDGETS = { login: 200 * KB, shell: 300 * KB };
 
-/** Modules loaded at start besides the entry: the default language's texts and antd / dayjs locales. */
-const BOOT = ['src/lib/i18n/locales/zh-CN.ts', 'antd/es/locale/zh_CN.js', 'dayjs/locale/zh-cn.js'];
+/** Modules loaded at start besides the entry: the default language's texts. */
+const BOOT = ['src/lib/i18n/locales/zh-CN.ts'];
+/** The login layout and page: built without antd, so no antd locale either. */
 const LOGIN = ['src/app/layout/user-layout.tsx', 'src/features/auth/components/login-page.tsx'];
+/**
+ * The shell: the logged-in area and the workplace, antd's and dayjs' locales (they load
+ * with the first antd screen), and the message / notification host that shows the welcome.
+ */
 const SHELL = [
   'src/app/authenticated-app.tsx',
   'src/features/dashboard/components/workplace-page.tsx',
+  'antd/es/locale/zh_CN.js',
+  'dayjs/locale/zh-cn.js',
+  'src/app/antd/feedback-host.tsx',
 ];
 
 function load(): { manifest: Manifest; htmlScripts: string[] } {

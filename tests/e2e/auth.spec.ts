@@ -44,7 +44,9 @@ test.describe('sign-in', () => {
     await page.goto('/user/login');
     await page.getByRole('tab', { name: 'Mobile number' }).click();
     await page.getByTestId('get-captcha').click();
-    await expect(page.locator('.ant-form-item-explain-error')).toHaveText('Input cannot be empty');
+    await expect(page.getByRole('textbox', { name: 'Mobile number' })).toHaveAccessibleDescription(
+      'Input cannot be empty',
+    );
     await page.locator('#mobile').fill(mobile);
     await page.getByTestId('get-captcha').click();
     await expect(page.getByTestId('get-captcha')).toHaveText(/^\d+ s$/);

@@ -44,6 +44,8 @@ test('zh-CN by default; switching language changes texts, antd and the stored ch
 test('antd components are translated (Russian pagination and empty table)', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('liftlink.language', 'ru-RU'));
   await signIn(page, ADMIN.username, ADMIN.password);
+  // Signed in (the token is kept) before the next page load, which would cut the call short.
+  await expect(page.getByTestId('greeting')).toBeVisible();
   await page.goto('/system/users');
   await expect(page.locator('.ant-pagination')).toContainText('Всего');
   await expect(

@@ -5,6 +5,7 @@ import { AppProviders } from './app/providers.tsx';
 import { createAppRouter } from './app/router.tsx';
 import { fetchCsrfCookie, hasCsrfCookie } from './lib/http.ts';
 import { bootLanguage } from './lib/i18n/language.ts';
+import './components/lite/lite.css';
 import './app/styles.css';
 
 const HI_KEY = 'liftlink.hi';

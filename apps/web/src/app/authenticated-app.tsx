@@ -12,6 +12,7 @@ import { changeLanguage } from '../lib/i18n/language.ts';
 import { adoptProfileSettings } from '../lib/layout-settings.ts';
 import { loginPath, logout, SessionContext, userInfoQuery, type Session } from '../lib/session.ts';
 import { PageLoading } from '../components/page-loading.tsx';
+import { AntdScope } from './antd/antd-scope.tsx';
 import { BasicLayout } from './layout/basic-layout.tsx';
 
 /**
@@ -84,10 +85,12 @@ export default function AuthenticatedApp() {
   if (!session) return <PageLoading />;
   return (
     <SessionContext.Provider value={session}>
-      {/* antd's App gives the shell's pages message, notification and modal hooks. */}
-      <App notification={{ placement: 'topRight' }}>
-        <BasicLayout />
-      </App>
+      <AntdScope>
+        {/* antd's App gives the shell's pages message, notification and modal hooks. */}
+        <App notification={{ placement: 'topRight' }}>
+          <BasicLayout />
+        </App>
+      </AntdScope>
     </SessionContext.Provider>
   );
 }

@@ -1,50 +1,42 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
-import { ConfigProvider, message, notification } from 'antd';
+import { Suspense, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { FeedbackContext, setFeedback, type Feedback } from '../lib/feedback.ts';
-import { useLanguage } from '../lib/i18n/language.ts';
+import { feedbackWanted, subscribeFeedbackWanted } from '../lib/feedback.ts';
+import { lazyPage } from '../lib/lazy.ts';
 import { useLayoutSettings } from '../lib/layout-settings.ts';
 import { queryClient } from '../lib/query-client.ts';
 
-/** Themed message and notification for the whole app, also handed to code outside React. */
-function FeedbackProvider({ children }: { children: ReactNode }) {
-  const [messageApi, messageHolder] = message.useMessage();
-  const [notificationApi, notificationHolder] = notification.useNotification({
-    placement: 'topRight',
-  });
-  const value = useMemo<Feedback>(
-    () => ({ message: messageApi, notification: notificationApi }),
-    [messageApi, notificationApi],
-  );
-  useEffect(() => {
-    setFeedback(value);
-    return () => setFeedback(null);
-  }, [value]);
+const FeedbackHost = lazyPage(() => import('./antd/feedback-host.tsx'));
+
+/** antd's message and notification, loaded the first time the app says something. */
+function FeedbackMount() {
+  const wanted = useSyncExternalStore(subscribeFeedbackWanted, feedbackWanted);
+  if (!wanted) return null;
   return (
-    <FeedbackContext.Provider value={value}>
-      {messageHolder}
-      {notificationHolder}
-      {children}
-    </FeedbackContext.Provider>
+    <Suspense fallback={null}>
+      <FeedbackHost />
+    </Suspense>
   );
 }
 
+/**
+ * The root providers. No antd here: the sign-in page is built without it, and the screens
+ * that use antd wrap themselves in AntdScope (theme and locale).
+ */
 export function AppProviders({ children }: { children: ReactNode }) {
-  const { antdLocale } = useLanguage();
   const settings = useLayoutSettings();
 
   useEffect(() => {
     document.documentElement.classList.toggle('color-weak', settings.colorWeak);
   }, [settings.colorWeak]);
+  useEffect(() => {
+    // The sign-in page's own components take the primary colour from here.
+    document.documentElement.style.setProperty('--app-primary', settings.primaryColor);
+  }, [settings.primaryColor]);
 
   return (
-    <ConfigProvider
-      locale={antdLocale}
-      theme={{ token: { colorPrimary: settings.primaryColor, borderRadius: 6 } }}
-    >
-      <FeedbackProvider>
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </FeedbackProvider>
-    </ConfigProvider>
+    <QueryClientProvider client={queryClient}>
+      <FeedbackMount />
+      {children}
+    </QueryClientProvider>
   );
 }

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import {
   createBrowserRouter,
   Navigate,
@@ -41,7 +41,9 @@ function RequireToken() {
     return <Navigate to={loginPath(location.pathname + location.search + location.hash)} replace />;
   return (
     <PageErrorBoundary>
-      <AuthenticatedApp />
+      <Suspense fallback={<PageLoading />}>
+        <AuthenticatedApp />
+      </Suspense>
     </PageErrorBoundary>
   );
 }
@@ -52,6 +54,9 @@ function QrcodeRedirect() {
   return <Navigate to={{ pathname: '/qrcode/qrcode', search: location.search }} replace />;
 }
 
+/** The public pages that use antd load it (theme and locale) through this layout route. */
+const withAntd = page(() => import('./antd/antd-outlet.tsx'));
+
 export const routes: RouteObject[] = [
   {
     element: <Outlet />,
@@ -59,7 +64,8 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       {
-        // The login layout: sign-in pages and the page behind a lift's QR code.
+        // The login layout: sign-in pages and the page behind a lift's QR code. It and the
+        // login page are built without antd (the sign-in JavaScript budget of issue 5).
         ...page(() => import('./layout/user-layout.tsx')),
         children: [
           {
@@ -71,45 +77,60 @@ export const routes: RouteObject[] = [
                 ...page(() => import('../features/auth/components/login-page.tsx')),
               },
               {
-                path: 'register',
-                ...page(() => import('../features/auth/components/register-page.tsx')),
-              },
-              {
-                path: 'register-result',
-                ...page(() => import('../features/auth/components/register-result-page.tsx')),
-              },
-              {
-                path: 'recover',
-                ...page(() => import('../features/auth/components/recover-page.tsx')),
-              },
-              {
-                path: 'reset-password',
-                ...page(() => import('../features/auth/components/reset-password-page.tsx')),
-              },
-              {
-                path: 'activate',
-                ...page(() => import('../features/auth/components/activate-page.tsx')),
+                ...withAntd,
+                children: [
+                  {
+                    path: 'register',
+                    ...page(() => import('../features/auth/components/register-page.tsx')),
+                  },
+                  {
+                    path: 'register-result',
+                    ...page(() => import('../features/auth/components/register-result-page.tsx')),
+                  },
+                  {
+                    path: 'recover',
+                    ...page(() => import('../features/auth/components/recover-page.tsx')),
+                  },
+                  {
+                    path: 'reset-password',
+                    ...page(() => import('../features/auth/components/reset-password-page.tsx')),
+                  },
+                  {
+                    path: 'activate',
+                    ...page(() => import('../features/auth/components/activate-page.tsx')),
+                  },
+                ],
               },
             ],
           },
           {
-            path: '/qrcode/qrcode',
-            ...page(() => import('../features/qrcode/components/qrcode-page.tsx')),
+            ...withAntd,
+            children: [
+              {
+                path: '/qrcode/qrcode',
+                ...page(() => import('../features/qrcode/components/qrcode-page.tsx')),
+              },
+            ],
           },
         ],
       },
       { path: '/qrcode', element: <QrcodeRedirect /> },
       {
-        path: '/404',
-        ...page(() => import('../features/exception/components/not-found-page.tsx')),
-      },
-      {
-        path: '/exception/:status',
-        ...page(() => import('../features/exception/components/exception-page.tsx')),
-      },
-      {
-        path: '/result/fail',
-        ...page(() => import('../features/exception/components/failure-page.tsx')),
+        ...withAntd,
+        children: [
+          {
+            path: '/404',
+            ...page(() => import('../features/exception/components/not-found-page.tsx')),
+          },
+          {
+            path: '/exception/:status',
+            ...page(() => import('../features/exception/components/exception-page.tsx')),
+          },
+          {
+            path: '/result/fail',
+            ...page(() => import('../features/exception/components/failure-page.tsx')),
+          },
+        ],
       },
       { path: '*', element: <RequireToken /> },
     ],

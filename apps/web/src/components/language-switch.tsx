@@ -1,11 +1,12 @@
-import { GlobalOutlined } from '@ant-design/icons';
+import GlobalOutlined from '@ant-design/icons-svg/es/asn/GlobalOutlined';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '@liftlink/protocol';
 import { changeLanguage, LANGUAGE_LABELS, useLanguage } from '../lib/i18n/language.ts';
+import { LiteIcon } from './lite/lite-icon.tsx';
 
 /**
  * The language selector of the sign-in pages: each language names itself, one click
- * switches. Plain buttons keep the dropdown menu code out of the sign-in download.
+ * switches. Plain buttons: the sign-in pages load no antd.
  */
 export function LanguageSwitch() {
   const { t } = useTranslation();
@@ -17,7 +18,7 @@ export function LanguageSwitch() {
       aria-label={t('layout.language')}
       data-testid="language-switch"
     >
-      <GlobalOutlined className="language-switch-icon" />
+      <LiteIcon icon={GlobalOutlined} className="language-switch-icon" />
       {LANGUAGES.map((lng) => (
         <button
           key={lng}

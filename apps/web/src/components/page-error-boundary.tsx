@@ -1,8 +1,9 @@
 import { Component, type ReactNode } from 'react';
-import { Button } from 'antd';
-import { WarningOutlined } from '@ant-design/icons';
+import WarningOutlined from '@ant-design/icons-svg/es/asn/WarningOutlined';
 import { Trans } from 'react-i18next';
 import { ChunkLoadError } from '../lib/lazy.ts';
+import { LiteButton } from './lite/lite-button.tsx';
+import { LiteIcon } from './lite/lite-icon.tsx';
 
 interface State {
   error: Error | null;
@@ -25,16 +26,16 @@ export class PageErrorBoundary extends Component<{ children: ReactNode }, State>
     const chunk = error instanceof ChunkLoadError;
     return (
       <div className="page-error" role="alert" data-testid="page-error">
-        <WarningOutlined className="page-error-icon" />
+        <LiteIcon icon={WarningOutlined} className="page-error-icon" />
         <div className="page-error-title">
           <Trans i18nKey={chunk ? 'exception.chunkTitle' : 'exception.crashTitle'} />
         </div>
         <div className="page-error-text">
           <Trans i18nKey={chunk ? 'exception.chunkText' : 'exception.crashText'} />
         </div>
-        <Button type="primary" onClick={() => window.location.reload()}>
+        <LiteButton primary size="middle" onClick={() => window.location.reload()}>
           <Trans i18nKey="exception.reloadPage" />
-        </Button>
+        </LiteButton>
       </div>
     );
   }

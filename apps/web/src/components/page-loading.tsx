@@ -1,9 +1,10 @@
-import { Spin } from 'antd';
+import { LiteSpin } from './lite/lite-spin.tsx';
 
+/** Shown while a page's code loads: antd's large Spin drawn in CSS (no antd at start-up). */
 export function PageLoading() {
   return (
     <div className="page-loading" role="status" aria-busy="true">
-      <Spin size="large" />
+      <LiteSpin />
     </div>
   );
 }

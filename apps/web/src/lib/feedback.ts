@@ -2,30 +2,88 @@ import { createContext, useContext } from 'react';
 import type { message, notification } from 'antd';
 
 /**
- * antd's message and notification instances that follow the ConfigProvider theme and
- * locale, made by the root providers. Code outside React (the HTTP client) reaches them
- * through `feedback()`, components through `useFeedback()`. (Dialogs come from antd's
- * `App` inside the main layout, so the sign-in pages do not download the modal code.)
+ * antd's message and notification, themed like the rest of the app. Code outside React
+ * (the HTTP client) reaches them through `feedback()`, components through `useFeedback()`.
+ *
+ * The sign-in page carries no antd, so the instances live in a host that the root mounts
+ * the first time something is said (FeedbackHost, its own chunk): what is said before it
+ * is ready waits in a queue. The welcome after sign-in is said on the login page and shown
+ * over the shell, which loads antd anyway.
  */
 export interface Feedback {
   message: ReturnType<typeof message.useMessage>[0];
   notification: ReturnType<typeof notification.useNotification>[0];
 }
 
-let current: Feedback | null = null;
+type MessageArgs = Parameters<Feedback['message']['success']>;
+type NotificationArgs = Parameters<Feedback['notification']['success']>;
 
+/** The calls this app makes; each waits for the host when it is not there yet. */
+export interface FeedbackApi {
+  message: Record<'success' | 'error' | 'warning' | 'info', (...args: MessageArgs) => void>;
+  notification: Record<
+    'success' | 'error' | 'warning' | 'info',
+    (...args: NotificationArgs) => void
+  >;
+}
+
+let host: Feedback | null = null;
+const queue: ((api: Feedback) => void)[] = [];
+let wanted = false;
+const listeners = new Set<() => void>();
+
+function run(call: (api: Feedback) => void): void {
+  if (host) {
+    call(host);
+    return;
+  }
+  queue.push(call);
+  if (!wanted) {
+    wanted = true;
+    for (const listener of listeners) listener();
+  }
+}
+
+const kinds = ['success', 'error', 'warning', 'info'] as const;
+const facade: FeedbackApi = {
+  message: Object.fromEntries(
+    kinds.map((kind) => [
+      kind,
+      (...args: MessageArgs) => run((api) => void api.message[kind](...args)),
+    ]),
+  ) as FeedbackApi['message'],
+  notification: Object.fromEntries(
+    kinds.map((kind) => [
+      kind,
+      (...args: NotificationArgs) => run((api) => api.notification[kind](...args)),
+    ]),
+  ) as FeedbackApi['notification'],
+};
+
+/** Called by the host when its instances are ready (and with null when it goes). */
 export function setFeedback(next: Feedback | null): void {
-  current = next;
+  host = next;
+  if (!next) return;
+  for (const call of queue.splice(0)) call(next);
 }
 
-export function feedback(): Feedback | null {
-  return current;
+export function feedback(): FeedbackApi {
+  return facade;
 }
 
-export const FeedbackContext = createContext<Feedback | null>(null);
+/** Whether the root should mount the host (something was said, or is about to be). */
+export function feedbackWanted(): boolean {
+  return wanted;
+}
 
-export function useFeedback(): Feedback {
-  const value = useContext(FeedbackContext);
-  if (!value) throw new Error('useFeedback outside AppProviders');
-  return value;
+export function subscribeFeedbackWanted(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Tests hand in antd's App instances directly. */
+export const FeedbackContext = createContext<FeedbackApi | null>(null);
+
+export function useFeedback(): FeedbackApi {
+  return useContext(FeedbackContext) ?? facade;
 }

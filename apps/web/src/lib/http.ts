@@ -79,7 +79,7 @@ function handleUnauthorized(error: ApiError): void {
   const loggedInFlag = (error.result as { isLogin?: unknown } | null)?.isLogin === true;
   if (loggedInFlag) return;
   error.handled = true;
-  feedback()?.notification.error({
+  feedback().notification.error({
     key: 'http.unauthorized',
     title: i18n.t('http.unauthorized'),
     description: i18n.t('http.unauthorizedText'),
@@ -99,7 +99,7 @@ function handleUnauthorized(error: ApiError): void {
 /** Spec section 8: 403 -> notice "Forbidden" with the server's message. */
 function handleForbidden(error: ApiError): void {
   error.handled = true;
-  feedback()?.notification.error({
+  feedback().notification.error({
     key: `http.forbidden.${error.code}`,
     title: i18n.t('http.forbidden'),
     description: translateError(error.code, error.message),

@@ -1,29 +1,24 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../constants.ts';
 import { captchaSchema, emailSchema, mobileSchema } from './auth.ts';
+import {
+  CONTENT_WIDTHS,
+  DEFAULT_LAYOUT_SETTINGS,
+  LAYOUT_MODES,
+  NAV_THEMES,
+  PRIMARY_COLOR_PATTERN,
+} from './layout-settings.ts';
 
-/** The choices of the layout settings (spec section 3) and their defaults (spec section 9). */
-export const NAV_THEMES = ['dark', 'light'] as const;
-export const LAYOUT_MODES = ['sidemenu', 'topmenu'] as const;
-export const CONTENT_WIDTHS = ['Fluid', 'Fixed'] as const;
-export const PRIMARY_COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;
-
-/**
- * The defaults as plain values: the web client reads them at start-up without building
- * (or downloading) the zod schema. The schema below takes its defaults from here, and a
- * protocol test checks that `layoutSettingsSchema.parse({})` equals this object.
- */
-export const DEFAULT_LAYOUT_SETTINGS = {
-  navTheme: 'dark',
-  layout: 'sidemenu',
-  contentWidth: 'Fluid',
-  fixedHeader: false,
-  fixSiderbar: false,
-  autoHideHeader: false,
-  primaryColor: '#F5222D',
-  colorWeak: false,
-  multiTab: true,
-} as const satisfies Record<string, string | boolean>;
+// The layout settings' choices, defaults and plain checks live in a module without zod:
+// the web client reads them at start-up, and a bundler places code per module.
+export {
+  CONTENT_WIDTHS,
+  DEFAULT_LAYOUT_SETTINGS,
+  LAYOUT_MODES,
+  LAYOUT_SETTING_CHECKS,
+  NAV_THEMES,
+  PRIMARY_COLOR_PATTERN,
+} from './layout-settings.ts';
 
 /** Layout settings kept in the browser and in the user's profile (spec section 3). */
 export const layoutSettingsSchema = z.strictObject({
@@ -41,32 +36,6 @@ export const layoutSettingsSchema = z.strictObject({
   multiTab: z.boolean().default(DEFAULT_LAYOUT_SETTINGS.multiTab),
 });
 export type LayoutSettings = z.infer<typeof layoutSettingsSchema>;
-
-const oneOf =
-  <T extends string>(choices: readonly T[]) =>
-  (value: unknown): value is T =>
-    typeof value === 'string' && (choices as readonly string[]).includes(value);
-const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
-
-/**
- * One plain check per layout setting, the same rules as `layoutSettingsSchema` (a protocol
- * test compares them): the web client keeps the valid fields of stored settings with these,
- * so its start-up needs no zod.
- */
-export const LAYOUT_SETTING_CHECKS: {
-  [K in keyof LayoutSettings]: (value: unknown) => value is LayoutSettings[K];
-} = {
-  navTheme: oneOf(NAV_THEMES),
-  layout: oneOf(LAYOUT_MODES),
-  contentWidth: oneOf(CONTENT_WIDTHS),
-  fixedHeader: isBoolean,
-  fixSiderbar: isBoolean,
-  autoHideHeader: isBoolean,
-  primaryColor: (value: unknown): value is string =>
-    typeof value === 'string' && PRIMARY_COLOR_PATTERN.test(value),
-  colorWeak: isBoolean,
-  multiTab: isBoolean,
-};
 
 export const profileUpdateSchema = z.strictObject({
   name: z.string().trim().min(1, 'validation.required').max(100, 'validation.tooLong').optional(),

@@ -1,27 +1,12 @@
 import { useSyncExternalStore } from 'react';
-import dayjs from 'dayjs';
-import type { Locale } from 'antd/es/locale';
 import { DEFAULT_LANGUAGE, type Language } from '@liftlink/protocol';
 import { i18n, initI18n, isLanguage, LANGUAGE_STORAGE_KEY, storedLanguage } from './i18n.ts';
 
-/** antd and dayjs locales follow the language (zh-CN is antd's own default text too). */
-const antdLocales: Record<Language, () => Promise<{ default: Locale }>> = {
-  'zh-CN': () => import('antd/es/locale/zh_CN'),
-  'en-US': () => import('antd/es/locale/en_US'),
-  'ru-RU': () => import('antd/es/locale/ru_RU'),
-};
-const dayjsLocales: Record<Language, { name: string; load: () => Promise<unknown> }> = {
-  'zh-CN': { name: 'zh-cn', load: () => import('dayjs/locale/zh-cn') },
-  'en-US': { name: 'en', load: async () => undefined },
-  'ru-RU': { name: 'ru', load: () => import('dayjs/locale/ru') },
-};
-
 interface LanguageState {
   language: Language;
-  antdLocale: Locale | undefined;
 }
 
-let state: LanguageState = { language: DEFAULT_LANGUAGE, antdLocale: undefined };
+let state: LanguageState = { language: DEFAULT_LANGUAGE };
 const listeners = new Set<() => void>();
 
 function publish(next: LanguageState): void {
@@ -29,16 +14,23 @@ function publish(next: LanguageState): void {
   for (const listener of listeners) listener();
 }
 
+/**
+ * What else follows the language once it is on the page (antd's and dayjs' locales, see
+ * antd-locale.ts): the sign-in page has no antd, so these register themselves when the
+ * code that needs them loads, and a switch waits for them before anything re-renders.
+ */
+const followers: ((language: Language) => Promise<void>)[] = [];
+
+export function followLanguage(load: (language: Language) => Promise<void>): Promise<void> {
+  followers.push(load);
+  return load(state.language);
+}
+
 async function load(language: Language): Promise<LanguageState> {
-  const [antd] = await Promise.all([
-    antdLocales[language](),
-    dayjsLocales[language].load(),
-    initI18n(language),
-  ]);
+  await Promise.all([initI18n(language), ...followers.map((follow) => follow(language))]);
   await i18n.changeLanguage(language);
-  dayjs.locale(dayjsLocales[language].name);
   document.documentElement.lang = language;
-  return { language, antdLocale: antd.default };
+  return { language };
 }
 
 /** Loads the stored (or default) language before the first render. */
@@ -46,7 +38,7 @@ export async function bootLanguage(): Promise<void> {
   publish(await load(storedLanguage() ?? DEFAULT_LANGUAGE));
 }
 
-/** Switches every text, antd and dayjs; remembers the choice in this browser. */
+/** Switches every text (and antd and dayjs once loaded); remembers the choice in this browser. */
 export async function changeLanguage(language: Language): Promise<void> {
   if (!isLanguage(language)) return;
   try {

@@ -105,4 +105,43 @@ describe('login page', () => {
     await waitFor(() => expect(sessionStorage.getItem('liftlink.token')).toContain('tab-only'));
     expect(localStorage.getItem('liftlink.token')).toBeNull();
   });
+
+  it('checks the mobile number before texting a code, then counts down', async () => {
+    serverSays(() => envelope(500, {}));
+    fetchMock.mockImplementation((url) =>
+      (url as string) === '/account/sms'
+        ? envelope(200, { success: true, code: 'ok', msg: 'OK', result: null })
+        : envelope(200, { success: true, code: 'ok', msg: 'OK', result: { providers: [] } }),
+    );
+    renderAt(<LoginPage />, { path: '/user/login' });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Mobile number' }));
+    expect(screen.getByRole('tab', { name: 'Mobile number' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    const mobile = screen.getByRole('textbox', { name: 'Mobile number' });
+    await userEvent.click(screen.getByTestId('get-captcha'));
+    expect(mobile).toHaveAccessibleDescription('Input cannot be empty');
+    await userEvent.type(mobile, '12ab');
+    expect(mobile).toHaveAccessibleDescription('Enter a valid mobile number');
+    expect(fetchMock.mock.calls.some(([url]) => url === '/account/sms')).toBe(false);
+    await userEvent.clear(mobile);
+    await userEvent.type(mobile, '13912345678');
+    await userEvent.click(screen.getByTestId('get-captcha'));
+    await waitFor(() => expect(screen.getByTestId('get-captcha')).toBeDisabled());
+    expect(screen.getByTestId('get-captcha')).toHaveTextContent(/^\d+ s$/);
+    const sms = fetchMock.mock.calls.find(([url]) => url === '/account/sms');
+    expect(JSON.parse(sms?.[1]?.body as string)).toEqual({ mobile: '13912345678' });
+  });
+
+  it('shows and hides the password', async () => {
+    serverSays(() => envelope(500, {}));
+    renderAt(<LoginPage />, { path: '/user/login' });
+    const password = await screen.findByPlaceholderText('Password');
+    expect(password).toHaveAttribute('type', 'password');
+    await userEvent.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password).toHaveAttribute('type', 'text');
+    await userEvent.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(password).toHaveAttribute('type', 'password');
+  });
 });

@@ -1,43 +1,40 @@
-import { useState } from 'react';
-import { Alert, Button, Checkbox, Form } from 'antd';
-// Single components, not `Input` with TextArea, OTP and Search attached: a smaller sign-in download.
-import Input from 'antd/es/input/Input';
-import Password from 'antd/es/input/Password';
-import { LockOutlined, MobileOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { useState, type FormEvent } from 'react';
+import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import MobileOutlined from '@ant-design/icons-svg/es/asn/MobileOutlined';
+import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
+import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useFeedback } from '../../../lib/feedback.ts';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { loginMobileSchema, loginPasswordSchema, type LoginRequest } from '@liftlink/protocol';
-import { CaptchaField } from '../../../components/captcha-button.tsx';
-import { ApiError } from '../../../lib/http.ts';
+import type { LoginRequest } from '@liftlink/protocol';
+import { LiteAlert } from '../../../components/lite/lite-alert.tsx';
+import { LiteButton } from '../../../components/lite/lite-button.tsx';
+import { LiteCheckbox } from '../../../components/lite/lite-checkbox.tsx';
+import { LiteIcon } from '../../../components/lite/lite-icon.tsx';
+import { LiteInput } from '../../../components/lite/lite-input.tsx';
+import { useCaptchaSender } from '../../../components/use-captcha-sender.ts';
+import { useFeedback } from '../../../lib/feedback.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { greetingText } from '../../../lib/greeting.ts';
+import { ApiError } from '../../../lib/http.ts';
+import { tx } from '../../../lib/i18n/i18n.ts';
 import { safeRedirect } from '../../../lib/session.ts';
 import { useSiteInfo } from '../../../lib/site.ts';
 import { hasToken, setToken } from '../../../lib/token.ts';
-import { zodRule } from '../../../lib/zod-rule.ts';
 import { authApi } from '../api/auth-api.ts';
+import { LOGIN_RULES, type LoginField } from '../model/login-rules.ts';
 import { LoginTabs } from './login-tabs.tsx';
 
 type LoginTab = 'account' | 'mobile';
 
-interface LoginValues {
-  username?: string;
-  password?: string;
-  mobile?: string;
-  captcha?: string;
-  remember: boolean;
-}
+const EMPTY: Record<LoginField, string> = { username: '', password: '', mobile: '', captcha: '' };
 
-const rules = {
-  username: [zodRule(loginPasswordSchema.shape.username)],
-  password: [zodRule(loginPasswordSchema.shape.password)],
-  mobile: [zodRule(loginMobileSchema.shape.mobile)],
-  captcha: [zodRule(loginMobileSchema.shape.captcha)],
-};
-
-/** Sign-in (spec sections 2, 8): account and password, or mobile number and texted code. */
+/**
+ * Sign-in (spec sections 2, 8): account and password, or mobile number and texted code.
+ * Built from the small components in components/lite (no antd, no zod) so the page stays
+ * within its JavaScript budget; it looks and behaves as the antd form did: each field is
+ * checked as it changes and all of them on submit, with the protocol's rules and texts.
+ */
 export default function LoginPage() {
   const { t } = useTranslation();
   const { notification } = useFeedback();
@@ -45,41 +42,59 @@ export default function LoginPage() {
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const site = useSiteInfo();
-  const [form] = Form.useForm<LoginValues>();
   const [tab, setTab] = useState<LoginTab>('account');
+  const [values, setValues] = useState(EMPTY);
+  const [remember, setRemember] = useState(true);
+  // The i18n key of each field's problem: the text follows a language switch.
+  const [errors, setErrors] = useState<Partial<Record<LoginField, string | null>>>({});
   const [failure, setFailure] = useState<string | null>(null);
   // Accounts with two-step sign-in also send a texted code with the password.
   const [twoStep, setTwoStep] = useState(false);
   const login = useMutation({ mutationFn: authApi.login });
 
+  const check = (fields: LoginField[]): boolean => {
+    const found = Object.fromEntries(fields.map((f) => [f, LOGIN_RULES[f](values[f])]));
+    setErrors((prev) => ({ ...prev, ...found }));
+    return fields.every((f) => found[f] === null);
+  };
+  const captcha = useCaptchaSender(async () => (check(['mobile']) ? values.mobile : null));
+
   // Spec section 2: a signed-in user opening the login page lands on the workplace.
   if (hasToken() && !login.isSuccess) return <Navigate to="/dashboard/workplace" replace />;
 
-  const onFinish = async (values: LoginValues) => {
+  const change = (field: LoginField) => (value: string) => {
+    setValues((prev) => ({ ...prev, [field]: value }));
+    setErrors((prev) => ({ ...prev, [field]: LOGIN_RULES[field](value) }));
+  };
+
+  const submit = async () => {
+    const fields: LoginField[] =
+      tab === 'mobile'
+        ? ['mobile', 'captcha']
+        : twoStep
+          ? ['username', 'password', 'mobile', 'captcha']
+          : ['username', 'password'];
+    if (!check(fields)) return;
     setFailure(null);
     const body: LoginRequest =
       tab === 'account'
         ? {
             type: 'account',
-            username: values.username ?? '',
-            password: values.password ?? '',
+            username: values.username,
+            password: values.password,
             ...(twoStep && values.captcha ? { captcha: values.captcha } : {}),
-            remember: values.remember,
+            remember,
           }
-        : {
-            type: 'mobile',
-            mobile: values.mobile ?? '',
-            captcha: values.captcha ?? '',
-            remember: values.remember,
-          };
+        : { type: 'mobile', mobile: values.mobile, captcha: values.captcha, remember };
     try {
       const result = await login.mutateAsync(body);
-      setToken(result.token, result.expiresAt, values.remember);
+      setToken(result.token, result.expiresAt, remember);
       queryClient.removeQueries({ queryKey: ['auth'] });
+      // Shown over the shell: the message host loads with it (lib/feedback.ts).
       notification.success({
         key: 'welcome',
-        title: t('login.welcome'),
-        description: t('login.welcomeBack', { greeting: greetingText() }),
+        title: tx('login.welcome'),
+        description: tx('login.welcomeBack', { greeting: greetingText() }),
       });
       await navigate(safeRedirect(searchParams.get('redirect')), { replace: true });
     } catch (error) {
@@ -89,25 +104,24 @@ export default function LoginPage() {
       ) {
         const account = tab === 'account' ? values.username : values.mobile;
         await navigate(
-          `/result/fail?reason=${error.code === 'auth.frozen' ? 'frozen' : 'pending'}&account=${encodeURIComponent(account ?? '')}`,
+          `/result/fail?reason=${error.code === 'auth.frozen' ? 'frozen' : 'pending'}&account=${encodeURIComponent(account)}`,
         );
         return;
       }
       if (
         error instanceof ApiError &&
         error.code === 'auth.badCaptcha' &&
-        (error.result as { stepCode?: unknown } | null)?.stepCode === true
+        (error.result as { stepCode?: unknown } | null)?.stepCode === true &&
+        !twoStep
       ) {
-        if (!twoStep) {
-          setTwoStep(true);
-          return;
-        }
+        setTwoStep(true);
+        return;
       }
       setFailure(errorMessage(error));
     }
   };
 
-  const checkTwoStep = (username: string | undefined) => {
+  const checkTwoStep = (username: string) => {
     if (!username) return;
     void authApi.twoStep(username).then(
       (result) => setTwoStep(result.stepCode === true),
@@ -115,38 +129,48 @@ export default function LoginPage() {
     );
   };
 
-  const captchaRow = (
-    <CaptchaField
-      form={form}
-      rules={rules.captcha}
-      placeholder={t('login.captcha.placeholder')}
-      prefix={<SafetyOutlined />}
-    />
-  );
-  const mobileField = (
-    <Form.Item name="mobile" rules={rules.mobile}>
-      <Input
-        prefix={<MobileOutlined />}
+  const field = (name: LoginField) => ({
+    id: name,
+    value: values[name],
+    onChange: change(name),
+    error: errors[name] ? tx(errors[name]) : null,
+  });
+  const mobileRows = (
+    <>
+      <LiteInput
+        {...field('mobile')}
+        prefix={<LiteIcon icon={MobileOutlined} />}
         placeholder={t('login.mobile.placeholder')}
         autoComplete="tel"
         inputMode="tel"
       />
-    </Form.Item>
+      <div className="captcha-row">
+        <LiteInput
+          {...field('captcha')}
+          prefix={<LiteIcon icon={SafetyOutlined} />}
+          placeholder={t('login.captcha.placeholder')}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          maxLength={6}
+        />
+        <LiteButton {...captcha} />
+      </div>
+    </>
   );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit();
+  };
 
   return (
     <div className="login-page">
-      <Form<LoginValues>
-        form={form}
-        size="large"
-        initialValues={{ remember: true }}
-        onFinish={(values) => void onFinish(values)}
-        data-testid="login-form"
-      >
+      <form noValidate onSubmit={onSubmit} data-testid="login-form">
         <LoginTabs<LoginTab>
           active={tab}
           onChange={(key) => {
             setTab(key);
+            setErrors({});
             setFailure(null);
           }}
           items={[
@@ -154,76 +178,77 @@ export default function LoginPage() {
             { key: 'mobile', label: t('login.tab.mobile') },
           ]}
         />
-        {failure ? (
-          <Alert
-            type="error"
-            showIcon
-            title={failure}
-            className="login-alert"
-            style={{ marginBottom: 24 }}
-            data-testid="login-error"
-          />
-        ) : null}
-        {tab === 'account' ? (
-          <>
-            <Form.Item name="username" rules={rules.username}>
-              <Input
-                prefix={<UserOutlined />}
+        <div role="tabpanel" id="login-tabpanel" aria-labelledby={`login-tab-${tab}`}>
+          {failure ? (
+            <LiteAlert
+              type="error"
+              title={failure}
+              className="login-alert"
+              data-testid="login-error"
+            />
+          ) : null}
+          {tab === 'account' ? (
+            <>
+              <LiteInput
+                {...field('username')}
+                prefix={<LiteIcon icon={UserOutlined} />}
                 placeholder={t('login.username.placeholder')}
                 autoComplete="username"
                 onBlur={(e) => checkTwoStep(e.target.value.trim())}
               />
-            </Form.Item>
-            <Form.Item name="password" rules={rules.password}>
-              <Password
-                prefix={<LockOutlined />}
+              <LiteInput
+                {...field('password')}
+                password
+                showPasswordLabel={t('login.password.show')}
+                hidePasswordLabel={t('login.password.hide')}
+                prefix={<LiteIcon icon={LockOutlined} />}
                 placeholder={t('login.password.placeholder')}
                 autoComplete="current-password"
               />
-            </Form.Item>
-            {twoStep ? (
-              <>
-                <Alert
-                  type="info"
-                  showIcon
-                  title={t('login.twoStep')}
-                  style={{ marginBottom: 16 }}
-                  data-testid="two-step"
-                />
-                {mobileField}
-                {captchaRow}
-              </>
-            ) : null}
-          </>
-        ) : (
-          <>
-            {mobileField}
-            {captchaRow}
-          </>
-        )}
-        <div className="login-form-row" style={{ marginBottom: 24 }}>
-          <Form.Item name="remember" valuePropName="checked" noStyle>
-            <Checkbox>{t('login.remember')}</Checkbox>
-          </Form.Item>
-          <Link to="/user/recover">{t('login.forgot')}</Link>
+              {twoStep ? (
+                <>
+                  <LiteAlert
+                    type="info"
+                    title={t('login.twoStep')}
+                    className="login-two-step"
+                    data-testid="two-step"
+                  />
+                  {mobileRows}
+                </>
+              ) : null}
+            </>
+          ) : (
+            mobileRows
+          )}
         </div>
-        <Form.Item>
-          <Button
-            type="primary"
-            htmlType="submit"
-            block
-            loading={login.isPending}
-            data-testid="login-submit"
-          >
-            {t('login.submit')}
-          </Button>
-        </Form.Item>
+        <div className="login-form-row login-remember-row">
+          <LiteCheckbox checked={remember} onChange={setRemember}>
+            {t('login.remember')}
+          </LiteCheckbox>
+          <Link to="/user/recover" className="lite-link">
+            {t('login.forgot')}
+          </Link>
+        </div>
+        <LiteButton
+          type="submit"
+          primary
+          block
+          loading={login.isPending}
+          className="login-submit"
+          data-testid="login-submit"
+        >
+          {t('login.submit')}
+        </LiteButton>
         <div className="login-form-row">
           {site.providers.length > 0 ? (
             <span className="login-providers">
               <span>{t('login.otherProviders')}</span>
               {site.providers.map((provider) => (
-                <a key={provider} href={`/auth/oauth/${encodeURIComponent(provider)}`}>
+                <a
+                  key={provider}
+                  className="lite-link"
+                  href={`/auth/oauth/${encodeURIComponent(provider)}`}
+                >
                   {provider}
                 </a>
               ))}
@@ -231,11 +256,11 @@ export default function LoginPage() {
           ) : (
             <span />
           )}
-          <Link to="/user/register" data-testid="register-link">
+          <Link to="/user/register" className="lite-link" data-testid="register-link">
             {t('login.signUp')}
           </Link>
         </div>
-      </Form>
+      </form>
     </div>
   );
 }

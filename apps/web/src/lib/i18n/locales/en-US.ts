@@ -127,6 +127,8 @@ const enUS: Record<TranslationKey, string> = {
   'login.tab.mobile': 'Mobile number',
   'login.username.placeholder': 'Account name or email',
   'login.password.placeholder': 'Password',
+  'login.password.show': 'Show password',
+  'login.password.hide': 'Hide password',
   'login.mobile.placeholder': 'Mobile number',
   'login.captcha.placeholder': 'Verification code',
   'login.remember': 'Remember me',

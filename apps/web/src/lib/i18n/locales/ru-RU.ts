@@ -127,6 +127,8 @@ const ruRU: Record<TranslationKey, string> = {
   'login.tab.mobile': 'По номеру телефона',
   'login.username.placeholder': 'Имя пользователя или эл. почта',
   'login.password.placeholder': 'Пароль',
+  'login.password.show': 'Показать пароль',
+  'login.password.hide': 'Скрыть пароль',
   'login.mobile.placeholder': 'Номер телефона',
   'login.captcha.placeholder': 'Код подтверждения',
   'login.remember': 'Запомнить меня',

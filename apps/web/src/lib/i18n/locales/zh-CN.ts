@@ -126,6 +126,8 @@ const zhCN = {
   'login.tab.mobile': '手机号登录',
   'login.username.placeholder': '账户名或邮箱',
   'login.password.placeholder': '密码',
+  'login.password.show': '显示密码',
+  'login.password.hide': '隐藏密码',
   'login.mobile.placeholder': '手机号',
   'login.captcha.placeholder': '验证码',
   'login.remember': '自动登录',
