@@ -1,10 +1,10 @@
 /**
- * The benchmark's lifts: bare MQTT.js connections in a process of their own (so the
- * measuring process stays responsive), driven over IPC by bench/run.ts. Each lift speaks
+ * The benchmark's lifts: bare MQTT connections (bench/raw-lift.ts) in a process of their
+ * own (so the measuring process stays responsive), driven over IPC by bench/run.ts. Each lift speaks
  * the device protocol just enough: presence and a status on connect, events on demand,
  * and it answers every command at once with `accepted` then `done`.
  */
-import mqtt, { type MqttClient } from 'mqtt';
+import { RawLift } from './raw-lift.ts';
 import { liftTopic } from '@liftlink/protocol';
 
 export interface FleetLift {
@@ -20,11 +20,11 @@ export type FleetRequest =
 
 export type FleetReply = { op: string; ok: true; [k: string]: unknown } | { op: string; ok: false; error: string };
 
-const clients: { lift: FleetLift; client: MqttClient; seq: number }[] = [];
+const clients: { lift: FleetLift; client: RawLift; seq: number }[] = [];
 const BOOT = Date.now() * 1000;
 
 function answerCommands(entry: (typeof clients)[number]): void {
-  entry.client.on('message', (_topic, payload) => {
+  entry.client.onMessage = (_topic, payload) => {
     let commandId: string;
     try {
       commandId = (JSON.parse(payload.toString()) as { commandId: string }).commandId;
@@ -32,10 +32,10 @@ function answerCommands(entry: (typeof clients)[number]): void {
       return;
     }
     const ack = (state: string) =>
-      entry.client.publish(liftTopic(entry.lift.deviceNo, 'cmd/ack'), JSON.stringify({ seq: BOOT + ++entry.seq, ts: new Date().toISOString(), commandId, state }), { qos: 1 });
+      entry.client.publish(liftTopic(entry.lift.deviceNo, 'cmd/ack'), JSON.stringify({ seq: BOOT + ++entry.seq, ts: new Date().toISOString(), commandId, state }), 1);
     ack('accepted');
     ack('done');
-  });
+  };
 }
 
 async function connect(url: string, lifts: FleetLift[], status: unknown): Promise<number> {
@@ -44,17 +44,16 @@ async function connect(url: string, lifts: FleetLift[], status: unknown): Promis
   for (let i = 0; i < lifts.length; i += batch) {
     await Promise.all(
       lifts.slice(i, i + batch).map(async (lift) => {
-        const client = await mqtt.connectAsync(url, { clientId: lift.deviceNo, username: lift.deviceNo, password: lift.secret, clean: true, keepalive: 120, reconnectPeriod: 1_000, connectTimeout: 30_000 });
-        (client.stream as unknown as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
+        const client = await RawLift.connect(url, { clientId: lift.deviceNo, username: lift.deviceNo, password: lift.secret, keepaliveSeconds: 120 });
         const entry = { lift, client, seq: 0 };
         clients.push(entry);
         answerCommands(entry);
         const session = BOOT + ++entry.seq;
         // Pipelined, as a lift does after CONNACK: subscribe, presence, first status.
         await Promise.all([
-          client.subscribeAsync(liftTopic(lift.deviceNo, 'cmd'), { qos: 1 }),
-          client.publishAsync(liftTopic(lift.deviceNo, 'presence'), JSON.stringify({ seq: session, ts: new Date().toISOString(), online: true, session, firmware: 'BENCH-1' }), { qos: 1, retain: true }),
-          client.publishAsync(liftTopic(lift.deviceNo, 'status'), JSON.stringify({ seq: BOOT + ++entry.seq, ts: new Date().toISOString(), status }), { qos: 1 }),
+          client.subscribe(liftTopic(lift.deviceNo, 'cmd'), 1),
+          client.publishAsync(liftTopic(lift.deviceNo, 'presence'), JSON.stringify({ seq: session, ts: new Date().toISOString(), online: true, session, firmware: 'BENCH-1' }), 1, true),
+          client.publishAsync(liftTopic(lift.deviceNo, 'status'), JSON.stringify({ seq: BOOT + ++entry.seq, ts: new Date().toISOString(), status }), 1),
         ]);
       }),
     );
@@ -77,7 +76,7 @@ async function ingest(n: number, perLift: number, window: number, firstSeq: numb
           const next = () => {
             if (sent >= perLift) return;
             const seq = firstSeq + sent++;
-            entry.client.publish(topic, `{"seq":${seq},"ts":"${new Date().toISOString()}","code":"RZGU"}`, { qos: 1 }, (err) => {
+            entry.client.publish(topic, `{"seq":${seq},"ts":"${new Date().toISOString()}","code":"RZGU"}`, 1, (err) => {
               if (err) failed++;
               else acked++;
               if (++done === perLift) resolve();
@@ -98,7 +97,7 @@ async function push(n: number, everyMs: number, durationMs: number, firstSeq: nu
   const timer = setInterval(() => {
     seq++;
     for (const entry of clients.slice(0, n)) {
-      entry.client.publish(liftTopic(entry.lift.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZD1', floor: 1 }), { qos: 1 });
+      entry.client.publish(liftTopic(entry.lift.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZD1', floor: 1 }), 1);
       sent++;
     }
   }, everyMs);
@@ -118,7 +117,7 @@ process.on('message', (msg: FleetRequest) => {
       case 'push':
         return push(msg.lifts, msg.everyMs, msg.durationMs, msg.firstSeq);
       case 'stop':
-        await Promise.all(clients.map((c) => c.client.endAsync(true).catch(() => {})));
+        for (const c of clients) c.client.destroy();
         clients.length = 0;
         return {};
     }

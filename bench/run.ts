@@ -34,6 +34,7 @@ import { brokerAdminFor } from '../apps/server/test/support/broker-admin.ts';
 import { freePort, until } from '../apps/server/test/support/ports.ts';
 import { ADMIN_PASSWORD } from '../apps/server/test/helpers.ts';
 import type { FleetReply, FleetRequest } from './lift-fleet.ts';
+import { cpuMs, cpuMsByName } from './cpu.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const LIFTS = Number(process.env.BENCH_LIFTS ?? 5_000);
@@ -211,6 +212,13 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
     const total = INGEST_LIFTS * INGEST_PER_LIFT;
     const ingestLifts = lifts.slice(0, INGEST_LIFTS);
     const baseline = mode === 'embedded' ? 0 : Number((await (await countDb()).sql.query<{ n: string }>('select coalesce(sum(events_total), 0) as n from lifts where id = any($1::uuid[])', [ingestLifts.map((l) => l.id)]))[0]!.n);
+    const cpuParts = {
+      server: () => cpuMs(server.child.pid),
+      broker: () => cpuMs(broker?.pid),
+      database: () => (mode === 'embedded' ? 0 : cpuMsByName('postgres')),
+      lifts: () => cpuMs(fleet.child.pid),
+    };
+    const cpuBefore = Object.fromEntries(Object.entries(cpuParts).map(([k, read]) => [k, read()]));
     const started = performance.now();
     const sent = await fleet.ask<{ ms: number; acked: number; failed: number }>({ op: 'ingest', lifts: INGEST_LIFTS, perLift: INGEST_PER_LIFT, window: INGEST_WINDOW, firstSeq });
     let ingestMs: number;
@@ -226,7 +234,9 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
       ingestMs = performance.now() - started;
     }
     const ingestPerSec = Math.round((sent.acked / ingestMs) * 1000);
-    log(`${mode}: ingest ${sent.acked} of ${total} acknowledged (${sent.failed} failed) in ${Math.round(ingestMs)} ms`);
+    // CPU per message of each part: on two shared cores, their sum bounds the rate.
+    const cpuUsPerMsg = Object.fromEntries(Object.entries(cpuParts).map(([k, read]) => [k, Math.max(0, Math.round(((read() - cpuBefore[k]!) * 1000) / sent.acked))]));
+    log(`${mode}: ingest ${sent.acked} of ${total} acknowledged (${sent.failed} failed) in ${Math.round(ingestMs)} ms; CPU µs per message ${JSON.stringify(cpuUsPerMsg)}`);
 
     // (2) command round trips.
     log(`${mode}: commands`);
@@ -254,6 +264,7 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
       rssMiB5000,
       pushP50Ms: percentile(pushes, 50),
       connectMs: connected.ms,
+      cpuUsPerMsg,
     };
   } finally {
     for (const step of cleanup) await step().catch((err: unknown) => log(`cleanup: ${String(err)}`));

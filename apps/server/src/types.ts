@@ -9,6 +9,8 @@ export interface AuthContext {
   sessionId: string;
   userId: string;
   username: string;
+  /** The user's language (zh-CN, en-US, ru-RU) for texts in answers. */
+  language: string;
   orgId: string | null;
   orgKind: 'manufacturer' | 'operator' | null;
   roleType: string;

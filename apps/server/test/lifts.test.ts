@@ -206,6 +206,21 @@ describe.each(DB_KINDS)('lifts on the wire on %s', (kind) => {
     await t.app.ingest.handle('lifts/DEMO-0002/event', msg);
     const rows = await t.database.sql.query('select id from lift_events where lift_id = $1 and seq = $2', [ids['DEMO-0002'], 8_000_000_000_000]);
     expect(rows).toHaveLength(1);
+
+    // The redelivery arriving in one batch with a new message: the new one is stored, the
+    // old one not again, and the run log's ordinals stay without a gap (pages stay full).
+    const fresh = JSON.stringify({ seq: 8_000_000_000_001, ts: new Date().toISOString(), code: 'EC' });
+    await Promise.all([t.app.ingest.handle('lifts/DEMO-0002/event', msg), t.app.ingest.handle('lifts/DEMO-0002/event', fresh)]);
+    const [log] = await t.database.sql.query<{ entries: string; first: string; last: string; total: string; copies: string }>(
+      `select (select count(*) from lift_events where lift_id = $1) as entries, (select min(n) from lift_events where lift_id = $1) as first,
+              (select max(n) from lift_events where lift_id = $1) as last, (select events_total from lifts where id = $1) as total,
+              (select count(*) from lift_events where lift_id = $1 and seq = any($2::bigint[])) as copies`,
+      [ids['DEMO-0002'], [8_000_000_000_000, 8_000_000_000_001]],
+    );
+    expect(Number(log!.copies)).toBe(2);
+    expect(Number(log!.first)).toBe(1);
+    expect(Number(log!.last)).toBe(Number(log!.entries));
+    expect(Number(log!.total)).toBe(Number(log!.last));
   });
 
   it('turns a stopped lift offline within the heartbeat window and refuses commands to it at once', async () => {

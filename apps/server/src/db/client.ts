@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { Worker } from 'node:worker_threads';
+import { drizzle as drizzleProxy } from 'drizzle-orm/pg-proxy';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
@@ -24,33 +24,102 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** PGlite in `dataDir/pg` (or in memory when dataDir is ':memory:'). */
+type WorkerAnswer = { id: number; rows: unknown[]; fields?: string[]; error?: undefined } | { id: number; error: Record<string, unknown> & { message: string } };
+
+/**
+ * PGlite in `dataDir/pg` (or in memory when dataDir is ':memory:'), on a worker thread of
+ * its own (pglite-worker.mjs). PGlite executes SQL as WebAssembly in the thread that calls
+ * it; on the main thread each statement stopped the broker, the HTTP API and ingest while
+ * it ran (half the embedded server's CPU during ingest). On its own thread it uses the
+ * second core, and a command or a live push no longer waits behind a batch's SQL.
+ *
+ * PGlite is one session: a transaction holds it until commit, so statements are queued
+ * here, and those of an open transaction go first.
+ */
 export async function openPglite(dataDir: string): Promise<Database> {
-  let client: PGlite;
-  if (dataDir === ':memory:') client = new PGlite();
-  else {
-    const dir = path.join(dataDir, 'pg');
+  let dir: string | undefined;
+  if (dataDir !== ':memory:') {
+    dir = path.join(dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
   }
-  await client.waitReady;
-  const sql: SqlExecutor = {
-    query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
-    exec: async (text) => void (await client.exec(text)),
-    transaction: (fn) =>
-      client.transaction((tx) =>
-        fn({
-          query: async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows,
-          exec: async (text) => void (await tx.exec(text)),
-        }),
-      ),
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir: dir } });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', (m: { ready: boolean; error?: { message: string } }) => (m.ready ? resolve() : reject(new Error(m.error?.message))));
+  });
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (a: WorkerAnswer & { error?: undefined }) => void; reject: (e: Error) => void }>();
+  let failure: Error | null = null;
+  worker.on('message', (answer: WorkerAnswer) => {
+    const request = pending.get(answer.id);
+    if (!request) return;
+    pending.delete(answer.id);
+    if (!pending.size) worker.unref();
+    if (answer.error) request.reject(Object.assign(new Error(answer.error.message), answer.error));
+    else request.resolve(answer);
+  });
+  const failAll = (err: Error) => {
+    failure = err;
+    for (const request of pending.values()) request.reject(err);
+    pending.clear();
   };
+  worker.on('error', failAll);
+  worker.on('exit', () => failAll(new Error('the embedded database has stopped')));
+  worker.unref();
+
+  function send(request: { op: 'query'; text: string; params?: unknown[]; rowMode?: 'array' } | { op: 'exec'; text: string } | { op: 'close' }) {
+    if (failure) return Promise.reject(failure);
+    const id = ++nextId;
+    return new Promise<WorkerAnswer & { error?: undefined }>((resolve, reject) => {
+      // Referenced while a statement is out, so a script awaiting its answer is not ended.
+      if (!pending.size) worker.ref();
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, ...request });
+    });
+  }
+
+  // One session: statements wait their turn; a transaction keeps the turn until it ends.
+  let turn: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = turn.then(work, work);
+    turn = run.catch(() => {});
+    return run;
+  }
+  const inSession: Omit<SqlExecutor, 'transaction'> = {
+    query: async <T>(text: string, params?: unknown[]) => (await send({ op: 'query', text, params })).rows as T[],
+    exec: async (text) => void (await send({ op: 'exec', text })),
+  };
+  const sql: SqlExecutor = {
+    query: (text, params) => exclusive(() => inSession.query(text, params)),
+    exec: (text) => exclusive(() => inSession.exec(text)),
+    transaction: (fn) =>
+      exclusive(async () => {
+        await inSession.exec('begin');
+        try {
+          const result = await fn(inSession);
+          await inSession.exec('commit');
+          return result;
+        } catch (err) {
+          await inSession.exec('rollback').catch(() => {});
+          throw err;
+        }
+      }),
+  };
+  // Drizzle through its proxy driver: it asks for rows as arrays when it maps them itself.
+  const db = drizzleProxy(async (text, params, method) => {
+    const answer = await exclusive(() => send({ op: 'query', text, params, rowMode: method === 'execute' ? undefined : 'array' }));
+    return { rows: answer.rows };
+  });
   return {
     kind: 'pglite',
-    db: drizzlePglite({ client, schema }) as unknown as Db,
+    db: db as unknown as Db,
     sql,
-    ping: async () => void (await client.query('select 1')),
-    close: () => client.close(),
+    ping: async () => void (await sql.query('select 1')),
+    close: async () => {
+      if (failure) return;
+      await exclusive(() => send({ op: 'close' }));
+      await worker.terminate();
+    },
   };
 }
 

@@ -20,6 +20,7 @@ export interface DeclaredRoute {
 declare module 'fastify' {
   interface FastifyInstance {
     declaredRoutes: DeclaredRoute[];
+    sessionFromToken(token: string, viaCookie: boolean): Promise<AuthContext | null>;
   }
 }
 
@@ -65,16 +66,17 @@ export default fp(async (app) => {
     }
   });
 
-  async function resolveSession(request: FastifyRequest): Promise<AuthContext | null> {
-    const header = request.headers[TOKEN_HEADER];
-    const fromHeader = typeof header === 'string' && header.length > 0 && header.length <= 200 ? header : undefined;
-    const token = fromHeader ?? request.cookies[TOKEN_COOKIE];
-    if (!token || token.length > 200) return null;
+  /**
+   * The signed-in user behind a session token, or null (unknown, revoked, expired, frozen).
+   * One statement, also for the live socket; it brings the user's language along, which
+   * answers that carry text (refusal reasons, event texts) need.
+   */
+  async function sessionFromToken(token: string, viaCookie: boolean): Promise<AuthContext | null> {
     const [row] = await app.database.sql.query<{
-      session_id: string; last_seen_at: Date; user_id: string; username: string; status: string;
+      session_id: string; last_seen_at: Date; user_id: string; username: string; status: string; language: string;
       org_id: string | null; org_kind: 'manufacturer' | 'operator' | null; role_type: string; permissions: Permission[];
     }>(
-      `select s.id as session_id, s.last_seen_at, u.id as user_id, u.username, u.status, u.org_id, o.kind as org_kind, r.role_type, r.permissions
+      `select s.id as session_id, s.last_seen_at, u.id as user_id, u.username, u.status, u.language, u.org_id, o.kind as org_kind, r.role_type, r.permissions
          from sessions s join users u on u.id = s.user_id join roles r on r.id = u.role_id
          left join organizations o on o.id = u.org_id
         where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
@@ -88,11 +90,21 @@ export default fp(async (app) => {
       sessionId: row.session_id,
       userId: row.user_id,
       username: row.username,
+      language: row.language,
       orgId: row.org_id,
       orgKind: row.org_kind,
       roleType: row.role_type,
       permissions: row.permissions,
-      viaCookie: !fromHeader,
+      viaCookie,
     };
+  }
+  app.decorate('sessionFromToken', sessionFromToken);
+
+  async function resolveSession(request: FastifyRequest): Promise<AuthContext | null> {
+    const header = request.headers[TOKEN_HEADER];
+    const fromHeader = typeof header === 'string' && header.length > 0 && header.length <= 200 ? header : undefined;
+    const token = fromHeader ?? request.cookies[TOKEN_COOKIE];
+    if (!token || token.length > 200) return null;
+    return sessionFromToken(token, !fromHeader);
   }
 });

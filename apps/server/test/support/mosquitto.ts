@@ -77,6 +77,8 @@ export interface PrivateMosquitto {
   password: string;
   /** Env for the server: MQTT_URL, MQTT_USERNAME, MQTT_PASSWORD, MQTT_DYNSEC. */
   env: Record<string, string>;
+  /** The running broker's process id (the benchmark reads its CPU time). */
+  readonly pid: number | undefined;
   /** Stops the broker cleanly (it saves its state) and starts it again on the same port. */
   restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -147,6 +149,9 @@ export async function startMosquitto(opts: { lifts?: { deviceNo: string; secret:
     username,
     password,
     env: { MQTT_URL: url, MQTT_USERNAME: username, MQTT_PASSWORD: password, MQTT_DYNSEC: 'true' },
+    get pid() {
+      return child?.pid;
+    },
     async restart(downMs = 0) {
       await stop();
       await new Promise((r) => setTimeout(r, downMs));

@@ -22,16 +22,13 @@ interface SendOptions {
 export async function sendCommand(app: FastifyInstance, request: FastifyRequest, lift: OwnedLift, opts: SendOptions): Promise<CommandResult> {
   const { sql } = app.database;
   const auth = request.auth!;
-  // Needed only for the answer: looked up while the command travels.
-  const language = userLanguage(app, auth.userId);
-  language.catch(() => {});
   const audit = (state: CommandState, reason: string | null) =>
     app.audit({ action: `lift.${opts.kind === 'cmd' ? 'command' : opts.kind === 'config/set' ? 'configure' : 'readConfig'}`, result: state, userId: auth.userId, username: auth.username, ip: request.ip, liftId: lift.id, targetType: 'lift', targetId: lift.device_no ?? lift.id, detail: { name: opts.name, args: opts.args, reason } });
 
   if (!lift.device_no) throw new AppError('lift.noDeviceNo');
   if (!lift.online) {
     await audit('failed', 'offline');
-    throw new AppError('lift.offline', { commandId: null, state: 'failed', reason: 'offline', reasonText: refusalText('offline', await language) });
+    throw new AppError('lift.offline', { commandId: null, state: 'failed', reason: 'offline', reasonText: refusalText('offline', auth.language) });
   }
   const commandId = newToken().slice(0, 22);
   const expiresAt = new Date(Date.now() + app.config.commandWaitMs);
@@ -78,14 +75,9 @@ export async function sendCommand(app: FastifyInstance, request: FastifyRequest,
     if (timedOut) latest = { state: 'timeout', reason: 'timeout' };
   }
   await audit(latest.state, latest.reason);
-  const lang = await language;
+  const lang = auth.language;
   const result: CommandResult = { commandId, state: latest.state, reason: latest.reason, reasonText: latest.reason ? refusalText(latest.reason, lang) : null, ...(row?.issues ? { issues: row.issues } : {}) };
   if (latest.state === 'timeout') throw new AppError('lift.timeout', result);
   if (latest.state === 'rejected' || latest.state === 'failed' || latest.state === 'expired') throw new AppError('lift.refused', result, result.reasonText ?? undefined);
   return result;
-}
-
-export async function userLanguage(app: FastifyInstance, userId: string): Promise<string> {
-  const [row] = await app.database.sql.query<{ language: string }>('select language from users where id = $1', [userId]);
-  return row?.language ?? 'zh-CN';
 }

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { eventText } from '@liftlink/protocol';
 import { ok } from '../../lib/errors.ts';
 import { liftScope, rollupScope } from '../lifts/scope.ts';
-import { userLanguage } from '../commands/service.ts';
 import type { SqlExecutor } from '../../db/client.ts';
 
 /** Below this battery voltage a lift needs attention (a 24 V pack near its cut-off). */
@@ -21,7 +20,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/auth/access/dashboard/workplace', { config: { access: 'dashboard.query' } }, async (request) => {
     const scope = liftScope(request.auth!, 1);
     const p = scope.param ? [scope.param] : [];
-    const lang = await userLanguage(app, request.auth!.userId);
+    const lang = request.auth!.language;
     const [counts] = await sql.query<{ total: string; online: string; offline: string; fault: string }>(
       `select count(*) as total, count(*) filter (where online) as online, count(*) filter (where not online) as offline,
               count(*) filter (where active_fault is not null) as fault from lifts l where ${scope.where}`,

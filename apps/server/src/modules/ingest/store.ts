@@ -73,6 +73,77 @@ export async function markOffline(tx: Tx, liftId: string, at: Date, session: num
   return { type: 'presence', liftId, online: false, ts: at.toISOString() };
 }
 
+interface StoredEvent {
+  id: number;
+  liftId: string;
+  seq: number;
+  ts: string;
+  code: string;
+  floor: number | null;
+  fault: boolean;
+}
+
+/**
+ * Adds the batch's new run-log entries, numbered with their lift's next ordinals (the lifts
+ * are locked, so two instances' batches number them in turn), in one multi-row insert.
+ * A message stored before is skipped by (lift, seq). That is rare (a redelivery after a
+ * lost acknowledgement), so the insert assumes there is none; when the database finds one,
+ * the entries are taken back and numbered again without it, leaving no gap in the ordinals.
+ * `next` holds each lift's last ordinal and is advanced.
+ */
+async function insertEvents(tx: Tx, events: Extract<UplinkMessage, { kind: 'event' }>[], next: Map<string, number>): Promise<StoredEvent[]> {
+  const inBatch = new Set<string>();
+  let fresh = events
+    .filter((e) => {
+      const key = `${e.liftId}|${e.message.seq}`;
+      if (inBatch.has(key)) return false;
+      inBatch.add(key);
+      return true;
+    })
+    .sort((a, b) => a.message.seq - b.message.seq);
+  const first = new Map(next);
+  for (let attempt = 0; ; attempt++) {
+    const ordinals = fresh.map((e) => {
+      const n = next.get(e.liftId)! + 1;
+      next.set(e.liftId, n);
+      return n;
+    });
+    const rows = await tx.query<{ id: string; lift_id: string; seq: string }>(
+      `insert into lift_events (lift_id, seq, n, ts, code, fault, floor)
+       select * from unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[])
+       on conflict (lift_id, seq) do nothing
+       returning id, lift_id, seq`,
+      [
+        fresh.map((e) => e.liftId),
+        fresh.map((e) => e.message.seq),
+        ordinals,
+        fresh.map((e) => e.message.ts),
+        fresh.map((e) => e.message.code),
+        fresh.map((e) => isFault(e.message.code)),
+        fresh.map((e) => e.message.floor ?? null),
+      ],
+    );
+    const ids = new Map(rows.map((r) => [`${r.lift_id}|${r.seq}`, Number(r.id)]));
+    if (rows.length === fresh.length || attempt > 0) {
+      return fresh
+        .filter((e) => ids.has(`${e.liftId}|${e.message.seq}`))
+        .map((e) => ({
+          id: ids.get(`${e.liftId}|${e.message.seq}`)!,
+          liftId: e.liftId,
+          seq: e.message.seq,
+          ts: new Date(e.message.ts).toISOString(),
+          code: e.message.code,
+          floor: e.message.floor ?? null,
+          fault: isFault(e.message.code),
+        }));
+    }
+    // Some were stored before: take this insert back and number only the new ones.
+    await tx.query(`delete from lift_events where id = any($1::bigint[])`, [[...ids.values()]]);
+    fresh = fresh.filter((e) => ids.has(`${e.liftId}|${e.message.seq}`));
+    for (const [liftId, n] of first) next.set(liftId, n);
+  }
+}
+
 /**
  * Applies one batch in one transaction and returns what browsers should be told. Every
  * step is idempotent on (lift, seq): a message stored before changes nothing again.
@@ -81,66 +152,29 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
   const live: LiveMessage[] = [];
   const seenLifts = [...new Set(batch.map((m) => m.liftId))];
   // Lock the batch's lifts in one order first (two instances' batches then never deadlock);
-  // their counters are changed once, in one statement, after the run log (each extra
-  // update of a lift row costs a new row version and its index entries).
-  const totals = await tx.query<{ id: string; events_total: string }>(`select id, events_total from lifts where id = any($1::uuid[]) order by id for update`, [seenLifts]);
-  const eventsTotal = new Map(totals.map((r) => [r.id, Number(r.events_total)]));
+  // their row is changed once, in one statement, after the run log (each extra update of a
+  // lift row costs a new row version).
+  const locked = await tx.query<{ id: string; events_total: string; online: boolean }>(
+    `select id, events_total, online from lifts where id = any($1::uuid[]) order by id for update`,
+    [seenLifts],
+  );
+  const eventsTotal = new Map(locked.map((r) => [r.id, Number(r.events_total)]));
   const tripsByLift = new Map<string, number>();
   // A lift that speaks is alive: one the silence sweep had marked offline comes back online.
-  const speaking = [...new Set(batch.filter((m) => m.kind !== 'presence' && m.kind !== 'disconnect').map((m) => m.liftId))];
-  if (speaking.length) {
-    const revived = await tx.query<{ id: string }>(`update lifts set online = true, online_since = now() where id = any($1::uuid[]) and not online returning id`, [speaking]);
-    for (const r of revived) live.push({ type: 'presence', liftId: r.id, online: true, ts: new Date().toISOString() });
-    await clearAlerts(tx, revived.map((r) => r.id), 'offline');
-  }
+  const speaking = new Set(batch.filter((m) => m.kind !== 'presence' && m.kind !== 'disconnect').map((m) => m.liftId));
+  const revived = locked.filter((r) => !r.online && speaking.has(r.id)).map((r) => r.id);
+  for (const id of revived) live.push({ type: 'presence', liftId: id, online: true, ts: new Date().toISOString() });
+  await clearAlerts(tx, revived, 'offline');
 
-  // Run log: new entries get their lift's next ordinals (lifts locked, so concurrent batches
-  // on two instances number them in turn), then one multi-row insert. A message stored
-  // before is recognised by (lift, seq) and skipped.
   const events = batch.filter((m): m is Extract<UplinkMessage, { kind: 'event' }> => m.kind === 'event');
   if (events.length) {
-    const stored = await tx.query<{ lift_id: string; seq: string }>(
-      `select e.lift_id, e.seq from lift_events e join unnest($1::uuid[], $2::bigint[]) as v(lift_id, seq) on e.lift_id = v.lift_id and e.seq = v.seq`,
-      [events.map((e) => e.liftId), events.map((e) => e.message.seq)],
-    );
-    const seen = new Set(stored.map((r) => `${r.lift_id}|${r.seq}`));
-    const next = eventsTotal;
-    const fresh = events
-      .filter((e) => {
-        const key = `${e.liftId}|${e.message.seq}`;
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      })
-      .sort((a, b) => a.message.seq - b.message.seq);
-    const ordinals = fresh.map((e) => {
-      const n = next.get(e.liftId)! + 1;
-      next.set(e.liftId, n);
-      return n;
-    });
-    const inserted = fresh.length
-      ? await tx.query<{ id: string; lift_id: string; seq: string; ts: Date; code: string; floor: number | null; fault: boolean }>(
-          `insert into lift_events (lift_id, seq, n, ts, code, fault, floor)
-           select * from unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[])
-           returning id, lift_id, seq, ts, code, floor, fault`,
-          [
-            fresh.map((e) => e.liftId),
-            fresh.map((e) => e.message.seq),
-            ordinals,
-            fresh.map((e) => e.message.ts),
-            fresh.map((e) => e.message.code),
-            fresh.map((e) => isFault(e.message.code)),
-            fresh.map((e) => e.message.floor ?? null),
-          ],
-        )
-      : [];
+    const inserted = await insertEvents(tx, events, eventsTotal);
     const trips = new Map<string, { liftId: string; day: string; n: number }>();
     for (const r of inserted) {
-      const ts = new Date(r.ts).toISOString();
-      live.push({ type: 'event', liftId: r.lift_id, id: Number(r.id), seq: Number(r.seq), ts, code: r.code, floor: r.floor, fault: r.fault });
+      live.push({ type: 'event', liftId: r.liftId, id: r.id, seq: r.seq, ts: r.ts, code: r.code, floor: r.floor, fault: r.fault });
       if (!TRIP_CODES.has(r.code)) continue;
-      const key = `${r.lift_id}|${ts.slice(0, 10)}`;
-      const entry = trips.get(key) ?? { liftId: r.lift_id, day: ts.slice(0, 10), n: 0 };
+      const key = `${r.liftId}|${r.ts.slice(0, 10)}`;
+      const entry = trips.get(key) ?? { liftId: r.liftId, day: r.ts.slice(0, 10), n: 0 };
       entry.n++;
       trips.set(key, entry);
     }
@@ -164,11 +198,18 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
     }
   }
 
-  // Every lift of the batch: seen now, its run-log ordinal and trip counts, in one update.
+  // Every lift of the batch in one update: seen now, back online if it spoke, its run-log
+  // ordinal and trip counts.
   await tx.query(
-    `update lifts l set last_seen_at = now(), events_total = v.n, trips_total = l.trips_total + v.t, trips_30d = l.trips_30d + v.t
-       from unnest($1::uuid[], $2::bigint[], $3::integer[]) as v(id, n, t) where l.id = v.id`,
-    [totals.map((r) => r.id), totals.map((r) => eventsTotal.get(r.id)!), totals.map((r) => tripsByLift.get(r.id) ?? 0)],
+    `update lifts l set last_seen_at = now(), events_total = v.n, trips_total = l.trips_total + v.t, trips_30d = l.trips_30d + v.t,
+            online = l.online or v.revive, online_since = case when v.revive then now() else l.online_since end
+       from unnest($1::uuid[], $2::bigint[], $3::integer[], $4::boolean[]) as v(id, n, t, revive) where l.id = v.id`,
+    [
+      locked.map((r) => r.id),
+      locked.map((r) => eventsTotal.get(r.id)!),
+      locked.map((r) => tripsByLift.get(r.id) ?? 0),
+      locked.map((r) => !r.online && speaking.has(r.id)),
+    ],
   );
 
   for (const e of live.filter((m): m is Extract<LiveMessage, { type: 'event' }> => m.type === 'event' && m.fault)) {
@@ -285,9 +326,17 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
     live.push({ type: 'config', liftId: m.liftId, version: m.message.version });
   }
 
-  // Command answers: forward-only state changes of the lift's own commands.
+  // Command answers: forward-only state changes of the lift's own commands. A lift's
+  // 'accepted' and 'done' often arrive in one batch: only the furthest answer per command
+  // is written (the earlier one would be overwritten in the same transaction anyway).
+  const answers = new Map<string, Extract<UplinkMessage, { kind: 'cmd/ack' }>>();
   for (const m of batch) {
     if (m.kind !== 'cmd/ack') continue;
+    const key = `${m.liftId}|${m.message.commandId}`;
+    const before = answers.get(key);
+    if (!before || (before.message.state === 'accepted' && m.message.state !== 'accepted')) answers.set(key, m);
+  }
+  for (const m of answers.values()) {
     const [row] = await tx.query<{ name: string; state: CommandState; reason: RefusalReason | null }>(
       `update lift_commands set state = $3, reason = $4, issues = $5::jsonb, updated_at = now()
         where id = $1 and lift_id = $2 and state = any($6::text[]) returning name, state, reason`,

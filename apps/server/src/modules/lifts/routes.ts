@@ -21,7 +21,7 @@ import {
 import { AppError, ok } from '../../lib/errors.ts';
 import { ownedLift } from './scope.ts';
 import { liftInfo, listLifts, runLog } from './repository.ts';
-import { sendCommand, userLanguage } from '../commands/service.ts';
+import { sendCommand } from '../commands/service.ts';
 
 const CSV_EXPORT_MAX = 100_000;
 
@@ -40,13 +40,13 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(`${base}/run/logs/get`, { config: { access: 'lift.get' }, schema: { querystring: runLogQuerySchema } }, async (request) => {
     await ownedLift(sql, request.auth!, request.query.liftId);
-    const lang = request.query.lang ?? (await userLanguage(app, request.auth!.userId));
+    const lang = request.query.lang ?? request.auth!.language;
     return ok(await runLog(sql, request.query, lang));
   });
 
   app.get(`${base}/run/logs/export`, { config: { access: 'lift.export' }, schema: { querystring: runLogQuerySchema } }, async (request, reply) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
-    const lang = request.query.lang ?? (await userLanguage(app, request.auth!.userId));
+    const lang = request.query.lang ?? request.auth!.language;
     const { list } = await runLog(sql, request.query, lang, CSV_EXPORT_MAX, 0);
     const cell = (v: string | number) => `"${String(v).replaceAll('"', '""')}"`;
     const csv = ['time,code,meaning,class,floor', ...list.map((e) => [e.ts, e.code, e.text, e.fault ? 'fault' : 'state', e.floor ?? ''].map(cell).join(','))].join('\r\n');

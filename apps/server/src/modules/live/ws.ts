@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { TOKEN_COOKIE } from '@liftlink/protocol';
-import { sha256 } from '../../lib/crypto.ts';
 import { can } from '../../types.ts';
 import { liftScope } from '../lifts/scope.ts';
 import type { LiveMessage } from './bus.ts';
@@ -36,17 +35,8 @@ const REPLAY_LIMIT = 500;
 const liveSocket: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app.database;
 
-  async function authFromToken(token: string | undefined): Promise<AuthContext | null> {
-    if (!token) return null;
-    const [row] = await sql.query<{ session_id: string; user_id: string; username: string; status: string; org_id: string | null; org_kind: 'manufacturer' | 'operator' | null; role_type: string; permissions: AuthContext['permissions'] }>(
-      `select s.id as session_id, u.id as user_id, u.username, u.status, u.org_id, o.kind as org_kind, r.role_type, r.permissions
-         from sessions s join users u on u.id = s.user_id join roles r on r.id = u.role_id left join organizations o on o.id = u.org_id
-        where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
-      [sha256(token)],
-    );
-    if (!row || row.status !== 'active') return null;
-    return { sessionId: row.session_id, userId: row.user_id, username: row.username, orgId: row.org_id, orgKind: row.org_kind, roleType: row.role_type, permissions: row.permissions, viaCookie: false };
-  }
+  const authFromToken = async (token: string | undefined): Promise<AuthContext | null> => (token && token.length <= 200 ? app.sessionFromToken(token, false) : null);
+
 
   async function visible(auth: AuthContext, liftIds: string[]): Promise<Set<string>> {
     const scope = liftScope(auth, 2);

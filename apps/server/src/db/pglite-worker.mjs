@@ -1,0 +1,56 @@
+// PGlite on a thread of its own (see openPglite in client.ts). PGlite runs PostgreSQL as
+// WebAssembly in the thread that calls it; on the main thread every statement would stop
+// the broker, the HTTP API and ingest while it runs. Here it runs beside them.
+//
+// Plain JavaScript on purpose: a worker does not inherit the TypeScript loader in every
+// runner (vitest's workers have none), and this file only relays messages.
+//
+// Requests: { id, op: 'query', text, params, rowMode } | { id, op: 'exec', text } | { id, op: 'close' }
+// Answers:  { id, rows } | { id, error: { message, ...fields of PostgreSQL's error } }
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+const client = workerData.dataDir ? new PGlite(workerData.dataDir) : new PGlite();
+
+/** The fields of a PostgreSQL error (code, detail, constraint, ...) cross the thread as plain data. */
+function plainError(err) {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const fields = { message: err.message, name: err.name };
+  for (const [key, value] of Object.entries(err)) {
+    if (value === undefined || typeof value === 'function' || (typeof value === 'object' && value !== null)) continue;
+    fields[key] = value;
+  }
+  return fields;
+}
+
+async function run(request) {
+  switch (request.op) {
+    case 'query': {
+      const result = await client.query(request.text, request.params, request.rowMode === 'array' ? { rowMode: 'array' } : undefined);
+      return { rows: result.rows, fields: request.rowMode === 'array' ? result.fields.map((f) => f.name) : undefined };
+    }
+    case 'exec':
+      await client.exec(request.text);
+      return { rows: [] };
+    case 'close':
+      await client.close();
+      return { rows: [] };
+    default:
+      throw new Error(`unknown request ${request.op}`);
+  }
+}
+
+parentPort.on('message', (request) => {
+  run(request).then(
+    (answer) => {
+      parentPort.postMessage({ id: request.id, ...answer });
+      if (request.op === 'close') parentPort.close();
+    },
+    (err) => parentPort.postMessage({ id: request.id, error: plainError(err) }),
+  );
+});
+
+client.waitReady.then(
+  () => parentPort.postMessage({ ready: true }),
+  (err) => parentPort.postMessage({ ready: false, error: plainError(err) }),
+);
