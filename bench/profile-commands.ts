@@ -1,7 +1,7 @@
 /**
  * Where a command's round trip goes in the embedded mode: the server in this process with a
  * timing wrapper around PGlite, 20 lifts answering from a child process, commands one at a
- * time. Prints the SQL statements per command and their time. Run it when command figures drop:
+ * time (CONCURRENCY=4 for four in flight). Prints the SQL statements per command and their time. Run it when command figures drop:
  *   node --import tsx bench/profile-commands.ts
  */
 import { fork } from 'node:child_process';
@@ -19,6 +19,8 @@ import { LiftMachine } from '../apps/simulator/src/lift-machine.ts';
 import type { FleetReply, FleetRequest } from './lift-fleet.ts';
 
 const COMMANDS = 200;
+/** Commands in flight at once (bench/run.ts uses 4). */
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 1);
 const inner = await openPglite(':memory:');
 const stats = new Map<string, { n: number; ms: number }>();
 const timed = <T>(text: string, run: () => Promise<T>) => {
@@ -50,12 +52,17 @@ const token = login.json<{ result: { token: string } }>().result.token;
 await new Promise((r) => setTimeout(r, 1000));
 stats.clear();
 const times: number[] = [];
-for (let i = 0; i < COMMANDS; i++) {
-  const t0 = performance.now();
-  const res = await app.inject({ method: 'POST', url: '/auth/access/lift/control', headers: { 'access-token': token }, payload: { liftId: lifts[i % lifts.length]!.id, command: 'lock', args: { on: i % 2 === 0 } } });
-  if (res.statusCode !== 200) throw new Error(res.body);
-  times.push(performance.now() - t0);
-}
+let next = 0;
+const worker = async () => {
+  while (next < COMMANDS) {
+    const i = next++;
+    const t0 = performance.now();
+    const res = await app.inject({ method: 'POST', url: '/auth/access/lift/control', headers: { 'access-token': token }, payload: { liftId: lifts[i % lifts.length]!.id, command: 'lock', args: { on: i % 2 === 0 } } });
+    if (res.statusCode !== 200) throw new Error(res.body);
+    times.push(performance.now() - t0);
+  }
+};
+await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 times.sort((a, b) => a - b);
 console.log(`p50 ${times[COMMANDS / 2]!.toFixed(1)} ms, p99 ${times[Math.floor(COMMANDS * 0.99)]!.toFixed(1)} ms`);
 for (const [q, e] of [...stats].sort((a, b) => b[1].ms - a[1].ms).slice(0, 16)) console.log(`${(e.ms / COMMANDS).toFixed(2).padStart(7)} ms/cmd ${(e.n / COMMANDS).toFixed(1).padStart(5)}x  ${q}`);

@@ -34,6 +34,10 @@ describe('lift message payloads', () => {
     expect(reason(decode('event', { ts, code: 'RZD2' }))).toBe('schema');
     expect(reason(decode('event', { seq: 0, ts, code: 'RZD2' }))).toBe('schema');
     expect(reason(decode('event', { seq: 2, ts: '2025-03-01T08:00:00+08:00', code: 'RZD2' }))).toBe('schema');
+    // A year the database cannot store would fail the batch it came in: refused here.
+    expect(reason(decode('event', { seq: 2, ts: '0000-01-01T00:00:00.000Z', code: 'RZD2' }))).toBe('schema');
+    // A lift whose clock was reset still reports.
+    expect(decode('event', { seq: 2, ts: '1970-01-01T00:00:05.000Z', code: 'RZD2' }).ok).toBe(true);
     expect(reason(decode('event', { seq: 2, ts, code: 'RZX9' }))).toBe('schema');
     expect(reason(decode('cmd/ack', { seq: 6, ts, commandId: 'c-1', state: 'rejected' }))).toBe('schema');
     expect(reason(decode('cmd/ack', { seq: 6, ts, commandId: 'c-1', state: 'done', reason: 'busy' }))).toBe('schema');

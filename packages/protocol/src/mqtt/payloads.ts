@@ -14,7 +14,12 @@ import { parseLiftTopic, type LiftTopicKind } from './topics.ts';
 export const MAX_PAYLOAD_BYTES = 16_384;
 
 export const seqSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-export const timestampSchema = z.iso.datetime();
+/**
+ * Years 1970 to 9999 (four digits): a lift whose clock was reset still reports (its events count), while
+ * a year the database cannot store (0000) is refused here, at the boundary, instead of
+ * failing the whole batch it arrived in.
+ */
+export const timestampSchema = z.iso.datetime().refine((ts) => ts.slice(0, 4) >= '1970', 'validation.invalid');
 export const commandIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 export const configVersionSchema = z.number().int().min(0).max(2_147_483_647);
 

@@ -4,6 +4,9 @@ import { AppError } from '../../lib/errors.ts';
 import { newToken } from '../../lib/crypto.ts';
 import type { OwnedLift } from '../lifts/scope.ts';
 
+/** How long a command may wait for its first answer before it is marked 'sent'. */
+const SENT_MARK_DELAY_MS = 250;
+
 export type CommandKind = 'cmd' | 'config/set' | 'config/get';
 
 interface SendOptions {
@@ -54,9 +57,16 @@ export async function sendCommand(app: FastifyInstance, request: FastifyRequest,
       await audit('failed', 'sendFailed');
       throw new AppError('lift.sendFailed');
     }
-    // Not in the way of the answer: an answer may move the command on from 'created' as well.
-    const marked = sql.query(`update lift_commands set state = 'sent', updated_at = now() where id = $1 and state = 'created'`, [commandId]);
+    // 'sent' matters only for a command still waiting: most answers come within a few
+    // milliseconds and move it on from 'created' themselves, so the mark is written only
+    // when none came quickly (one statement less per command on the embedded database,
+    // which runs them one at a time).
+    let marked: Promise<unknown> = Promise.resolve();
+    const markSent = setTimeout(() => {
+      if (latest.state === 'created') marked = sql.query(`update lift_commands set state = 'sent', updated_at = now() where id = $1 and state = 'created'`, [commandId]);
+    }, SENT_MARK_DELAY_MS);
     await finished;
+    clearTimeout(markSent);
     await marked;
   } finally {
     clearTimeout(timer);

@@ -10,6 +10,14 @@ export interface BatcherOptions<T> {
   maxBatch?: number;
   maxWaitMs?: number;
   onError?: (err: unknown, attempt: number) => void;
+  /**
+   * Whether a failure comes from the data itself (a value the database refuses) rather
+   * than from a lost connection. Retrying such a batch would fail forever and hold up
+   * every lift behind it, so it is split until the message at fault stands alone.
+   */
+  isDataError?: (err: unknown) => boolean;
+  /** The message that alone failed with a data error: left out, so the rest is stored. */
+  onDrop?: (item: T, err: unknown) => void;
 }
 
 interface Pending<T> {
@@ -57,18 +65,32 @@ export class Batcher<T> {
   private async flushLoop(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await this.opts.store(batch.map((p) => p.item));
-          break;
-        } catch (err) {
-          this.opts.onError?.(err, attempt);
-          if (this.closing && attempt >= 3) return; // shutting down: the broker redelivers unacknowledged messages
-          await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** (attempt - 1), 2_000)));
-        }
-      }
-      for (const p of batch) p.resolve();
+      if (!(await this.storeAll(batch))) return; // shutting down: the broker redelivers unacknowledged messages
     }
+  }
+
+  /** Stores the batch (retrying while the database is away) and resolves its messages; false when given up at shutdown. */
+  private async storeAll(batch: Pending<T>[]): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.opts.store(batch.map((p) => p.item));
+        break;
+      } catch (err) {
+        this.opts.onError?.(err, attempt);
+        if (this.opts.isDataError?.(err)) {
+          if (batch.length === 1) {
+            this.opts.onDrop?.(batch[0]!.item, err);
+            break;
+          }
+          const half = Math.ceil(batch.length / 2);
+          return (await this.storeAll(batch.slice(0, half))) && (await this.storeAll(batch.slice(half)));
+        }
+        if (this.closing && attempt >= 3) return false;
+        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** (attempt - 1), 2_000)));
+      }
+    }
+    for (const p of batch) p.resolve();
+    return true;
   }
 
   /** Stores what is queued, then refuses new messages. */

@@ -7,6 +7,16 @@ import { markOffline, storeBatch, type UplinkMessage } from './store.ts';
 import { startMqttIngest } from './mqtt-source.ts';
 import { LiveBus, type LiveMessage } from '../live/bus.ts';
 
+/**
+ * PostgreSQL error classes 22 (data exception: a value out of range) and 23 (integrity: a
+ * lift deleted while its message waited) belong to the data; anything else (a lost
+ * connection, a restart) passes and the batch is retried whole.
+ */
+function refusedByData(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23]/.test(code);
+}
+
 type Incoming = { deviceNo: string } & (
   | Omit<Extract<UplinkMessage, { kind: Exclude<UplinkMessage['kind'], 'disconnect'> }>, 'liftId'>
   | { kind: 'disconnect'; at: Date }
@@ -14,7 +24,8 @@ type Incoming = { deviceNo: string } & (
 
 export interface IngestStats {
   stored: number;
-  drops: Record<DropReason | 'unknownDevice', number>;
+  /** Messages left out: bad at the boundary (DropReason), from an unknown lift, or refused by the database. */
+  drops: Record<DropReason | 'unknownDevice' | 'refusedByDatabase', number>;
   pending: number;
 }
 
@@ -38,7 +49,7 @@ export default fp(async (app) => {
   app.decorate('live', live);
 
   const liftIds = new Map<string, string>();
-  const drops: IngestStats['drops'] = { topic: 0, tooLarge: 0, json: 0, schema: 0, unknownDevice: 0 };
+  const drops: IngestStats['drops'] = { topic: 0, tooLarge: 0, json: 0, schema: 0, unknownDevice: 0, refusedByDatabase: 0 };
   let stored = 0;
 
   async function resolveLiftIds(deviceNos: string[]): Promise<void> {
@@ -54,6 +65,11 @@ export default fp(async (app) => {
     // messages that arrive while a batch commits form the next batch.
     maxWaitMs: 1,
     onError: (err, attempt) => app.log.warn({ err: err instanceof Error ? err.message : err, attempt }, 'ingest batch not stored, retrying'),
+    isDataError: refusedByData,
+    onDrop: (item, err) => {
+      drops.refusedByDatabase++;
+      app.log.warn({ deviceNo: item.deviceNo, kind: item.kind, err: err instanceof Error ? err.message : err }, 'lift message refused by the database, left out');
+    },
     store: async (items) => {
       await resolveLiftIds(items.map((i) => i.deviceNo));
       const batch: UplinkMessage[] = [];

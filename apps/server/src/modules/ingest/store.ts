@@ -92,15 +92,15 @@ interface StoredEvent {
  * `next` holds each lift's last ordinal and is advanced.
  */
 async function insertEvents(tx: Tx, events: Extract<UplinkMessage, { kind: 'event' }>[], next: Map<string, number>): Promise<StoredEvent[]> {
-  const inBatch = new Set<string>();
-  let fresh = events
-    .filter((e) => {
-      const key = `${e.liftId}|${e.message.seq}`;
-      if (inBatch.has(key)) return false;
-      inBatch.add(key);
-      return true;
-    })
-    .sort((a, b) => a.message.seq - b.message.seq);
+  // One entry per (lift, seq), in sequence order; the key is built once per message.
+  const byKey = new Map<string, StoredEvent>();
+  for (const { liftId, message } of events) {
+    const key = `${liftId}|${message.seq}`;
+    if (byKey.has(key)) continue;
+    const ts = message.ts.length === 24 ? message.ts : new Date(message.ts).toISOString();
+    byKey.set(key, { id: 0, liftId, seq: message.seq, ts, code: message.code, floor: message.floor ?? null, fault: isFault(message.code) });
+  }
+  let fresh = [...byKey.values()].sort((a, b) => a.seq - b.seq);
   const first = new Map(next);
   for (let attempt = 0; ; attempt++) {
     const ordinals = fresh.map((e) => {
@@ -113,33 +113,14 @@ async function insertEvents(tx: Tx, events: Extract<UplinkMessage, { kind: 'even
        select * from unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[])
        on conflict (lift_id, seq) do nothing
        returning id, lift_id, seq`,
-      [
-        fresh.map((e) => e.liftId),
-        fresh.map((e) => e.message.seq),
-        ordinals,
-        fresh.map((e) => e.message.ts),
-        fresh.map((e) => e.message.code),
-        fresh.map((e) => isFault(e.message.code)),
-        fresh.map((e) => e.message.floor ?? null),
-      ],
+      [fresh.map((e) => e.liftId), fresh.map((e) => e.seq), ordinals, fresh.map((e) => e.ts), fresh.map((e) => e.code), fresh.map((e) => e.fault), fresh.map((e) => e.floor)],
     );
-    const ids = new Map(rows.map((r) => [`${r.lift_id}|${r.seq}`, Number(r.id)]));
-    if (rows.length === fresh.length || attempt > 0) {
-      return fresh
-        .filter((e) => ids.has(`${e.liftId}|${e.message.seq}`))
-        .map((e) => ({
-          id: ids.get(`${e.liftId}|${e.message.seq}`)!,
-          liftId: e.liftId,
-          seq: e.message.seq,
-          ts: new Date(e.message.ts).toISOString(),
-          code: e.message.code,
-          floor: e.message.floor ?? null,
-          fault: isFault(e.message.code),
-        }));
-    }
+    for (const r of rows) byKey.get(`${r.lift_id}|${r.seq}`)!.id = Number(r.id);
+    if (rows.length === fresh.length || attempt > 0) return fresh.filter((e) => e.id !== 0);
     // Some were stored before: take this insert back and number only the new ones.
-    await tx.query(`delete from lift_events where id = any($1::bigint[])`, [[...ids.values()]]);
-    fresh = fresh.filter((e) => ids.has(`${e.liftId}|${e.message.seq}`));
+    await tx.query(`delete from lift_events where id = any($1::bigint[])`, [rows.map((r) => r.id)]);
+    fresh = fresh.filter((e) => e.id !== 0);
+    for (const e of fresh) e.id = 0;
     for (const [liftId, n] of first) next.set(liftId, n);
   }
 }
