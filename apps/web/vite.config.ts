@@ -27,8 +27,14 @@ export default defineConfig({
       treeshake: {
         // The protocol package only declares values: what the client does not use may go
         // (device config schemas, MQTT payloads), which keeps the login page small.
+        // @rc-component/* (antd's building blocks) run nothing on import but do not say so in
+        // their package.json: without this, any antd control that reads the form context
+        // (Tabs, Tooltip, ...) brings the whole form engine and its validator into the shell.
         moduleSideEffects: (id: string) =>
-          /[\\/]packages[\\/]protocol[\\/]src[\\/]/.test(id) ? false : undefined,
+          /[\\/]packages[\\/]protocol[\\/]src[\\/]/.test(id) ||
+          /[\\/]node_modules[\\/]@rc-component[\\/]/.test(id)
+            ? false
+            : undefined,
       },
     },
   },

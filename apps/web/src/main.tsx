@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { AppProviders } from './app/providers.tsx';
-import { createAppRouter } from './app/router.tsx';
+import { AppRoutes } from './app/router.tsx';
 import { fetchCsrfCookie, hasCsrfCookie } from './lib/http.ts';
 import { bootLanguage } from './lib/i18n/language.ts';
 import './components/lite/lite.css';
@@ -36,7 +36,11 @@ async function boot(): Promise<void> {
   createRoot(root).render(
     <StrictMode>
       <AppProviders>
-        <RouterProvider router={createAppRouter()} />
+        {/* Location changes commit at once (no transition): the tab bar opens a tab for
+            every route visited, however quickly the next click follows. */}
+        <BrowserRouter useTransitions={false}>
+          <AppRoutes />
+        </BrowserRouter>
       </AppProviders>
     </StrictMode>,
   );

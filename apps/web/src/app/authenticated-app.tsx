@@ -1,5 +1,4 @@
 import { useEffect, useMemo } from 'react';
-import { App } from 'antd';
 import { useFeedback } from '../lib/feedback.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +12,7 @@ import { adoptProfileSettings } from '../lib/layout-settings.ts';
 import { loginPath, logout, SessionContext, userInfoQuery, type Session } from '../lib/session.ts';
 import { PageLoading } from '../components/page-loading.tsx';
 import { AntdScope } from './antd/antd-scope.tsx';
+import { ShellApp } from './antd/shell-app.tsx';
 import { BasicLayout } from './layout/basic-layout.tsx';
 
 /**
@@ -86,10 +86,10 @@ export default function AuthenticatedApp() {
   return (
     <SessionContext.Provider value={session}>
       <AntdScope>
-        {/* antd's App gives the shell's pages message, notification and modal hooks. */}
-        <App notification={{ placement: 'topRight' }}>
+        {/* antd's App context: the shell's pages get message, notification and modal hooks. */}
+        <ShellApp>
           <BasicLayout />
-        </App>
+        </ShellApp>
       </AntdScope>
     </SessionContext.Provider>
   );

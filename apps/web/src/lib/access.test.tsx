@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
-import { Access, permissionsOf } from './access.tsx';
+import { ACTIONS, hasPermission, PERMISSION_IDS, type PermissionCheck } from '@liftlink/protocol';
+import { Access, holds, permissionsOf } from './access.tsx';
 import type { Session } from './session.ts';
 import { renderAt, useEnglish, userInfo } from '../test/render.tsx';
 
@@ -37,5 +39,21 @@ describe('permission check `permissionId.action`', () => {
       { permissionId: 'alert', actionEntitySet: [{ action: 'query' }], actionList: [] },
     ];
     expect(permissionsOf(info)).toEqual([{ permissionId: 'alert', actions: ['query'] }]);
+  });
+
+  it("answers every check as the protocol's hasPermission does", () => {
+    const permission = fc.record({
+      permissionId: fc.constantFrom(...PERMISSION_IDS),
+      actions: fc.subarray([...ACTIONS]),
+    });
+    const check = fc
+      .tuple(fc.constantFrom(...PERMISSION_IDS), fc.constantFrom(...ACTIONS))
+      .map(([id, action]): PermissionCheck => `${id}.${action}`);
+    fc.assert(
+      fc.property(fc.array(permission, { maxLength: 6 }), check, (permissions, asked) => {
+        expect(holds(permissions, asked)).toBe(hasPermission(permissions, asked));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

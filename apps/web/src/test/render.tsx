@@ -7,12 +7,12 @@ import { BUILT_IN_ROLES, filterRoutes, APP_ROUTES, type UserInfo } from '@liftli
 import { FeedbackContext } from '../lib/feedback.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { SessionContext, type Session } from '../lib/session.ts';
-import { initI18n, i18n } from '../lib/i18n/i18n.ts';
+import { changeLanguage, withTexts } from '../lib/i18n/language.ts';
 
-/** English texts for assertions (the resources load like in the app). */
+/** English texts for assertions (the resources and bundles load like in the app). */
 export async function useEnglish(): Promise<void> {
-  await initI18n('en-US');
-  await i18n.changeLanguage('en-US');
+  await changeLanguage('en-US');
+  await withTexts(['lifts', 'manufacture'], async () => undefined)();
 }
 
 export function userInfo(

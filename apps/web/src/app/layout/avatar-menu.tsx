@@ -1,15 +1,24 @@
 import { useState } from 'react';
-import { App, Avatar, Dropdown } from 'antd';
+import { Avatar, Dropdown } from 'antd';
 import { KeyOutlined, LogoutOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { logout, useSession } from '../../lib/session.ts';
-import { ChangePasswordModal } from '../../features/account/components/change-password-modal.tsx';
+import { OnceOpened } from '../../components/once-opened.tsx';
+import { lazyPage } from '../../lib/lazy.ts';
+import { useApp } from '../../lib/use-app.ts';
+
+// The dialog (a form with zod rules) downloads when it is first opened.
+const ChangePasswordModal = lazyPage(() =>
+  import('../../features/account/components/change-password-modal.tsx').then((module) => ({
+    default: module.ChangePasswordModal,
+  })),
+);
 
 /** Avatar dropdown (spec section 2): change password, account settings, logout with confirmation. */
 export function AvatarMenu({ compact }: { compact: boolean }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const { modal } = useApp();
   const navigate = useNavigate();
   const { info } = useSession();
   const [passwordOpen, setPasswordOpen] = useState(false);
@@ -57,7 +66,9 @@ export function AvatarMenu({ compact }: { compact: boolean }) {
           {compact ? null : <span className="header-username">{info.name || info.username}</span>}
         </button>
       </Dropdown>
-      <ChangePasswordModal open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <OnceOpened open={passwordOpen}>
+        <ChangePasswordModal open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      </OnceOpened>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { Activity, useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, Drawer, Grid, Layout, Menu, Tooltip } from 'antd';
+import { Button, Grid, Layout, Menu, Tooltip } from 'antd';
 import {
   MenuFoldOutlined,
   MenuOutlined,
@@ -23,7 +23,12 @@ import { useTabs } from '../tabs/use-tabs.ts';
 import type { TabLocation } from '../tabs/tabs-model.ts';
 import { AvatarMenu } from './avatar-menu.tsx';
 import { buildMenuItems, collectKeys, menuKeysFor } from './menu-items.tsx';
-import { SettingsDrawer } from './settings-drawer.tsx';
+import { OnceOpened } from '../../components/once-opened.tsx';
+import { lazyPage } from '../../lib/lazy.ts';
+
+// The settings drawer (radios, switches, colours) downloads when it is first opened.
+const SettingsDrawer = lazyPage(() => import('./settings-drawer.tsx'));
+const MenuDrawer = lazyPage(() => import('./menu-drawer.tsx'));
 
 function Logo({ collapsed, theme }: { collapsed: boolean; theme: 'dark' | 'light' }) {
   const site = useSiteInfo();
@@ -148,18 +153,12 @@ export function BasicLayout() {
         </Layout.Sider>
       ) : null}
       {isMobile ? (
-        <Drawer
-          placement="left"
-          open={drawerOpen}
-          onClose={() => setDrawerOpen(false)}
-          size={256}
-          closable={false}
-          className={`menu-drawer menu-drawer-${navTheme}`}
-          styles={{ body: { padding: 0 } }}
-        >
-          <Logo collapsed={false} theme={navTheme} />
-          {menu('inline')}
-        </Drawer>
+        <OnceOpened open={drawerOpen}>
+          <MenuDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} theme={navTheme}>
+            <Logo collapsed={false} theme={navTheme} />
+            {menu('inline')}
+          </MenuDrawer>
+        </OnceOpened>
       ) : null}
       <Layout className="layout-main">
         <Layout.Header
@@ -227,7 +226,9 @@ export function BasicLayout() {
           <div>{copyrightLine(site)}</div>
         </Layout.Footer>
       </Layout>
-      <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      <OnceOpened open={settingsOpen}>
+        <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      </OnceOpened>
     </Layout>
   );
 }

@@ -2,7 +2,7 @@ import { Drawer } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LayoutSettingsForm } from '../../components/layout-settings-form.tsx';
 
-export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+export default function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   return (
     <Drawer

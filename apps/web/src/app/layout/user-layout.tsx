@@ -1,7 +1,8 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { LanguageSwitch } from '../../components/language-switch.tsx';
+import { PageLoading } from '../../components/page-loading.tsx';
 import { copyrightLine, useSiteInfo } from '../../lib/site.ts';
 
 /** Login layout (spec section 2): logo, title, language selector, footer with copyright and filing number. */
@@ -32,7 +33,9 @@ export default function UserLayout() {
           </p>
         </div>
         <div className="user-layout-main">
-          <Outlet />
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
         </div>
       </div>
       <footer className="user-layout-footer">

@@ -1,29 +1,57 @@
 import type { ComponentType } from 'react';
+import { withTexts } from '../../lib/i18n/language.ts';
 import { lazyPage } from '../../lib/lazy.ts';
 
 /**
  * The pages the server's routes name in `component`, each loaded on first visit.
- * Pages of the lift screens are placeholders until their issue lands.
+ * Every page but the workplace shows lift texts (lists, pickers, kinds), so those load
+ * with it; the factory bench also loads its own.
  */
 export const PAGES: Record<string, ComponentType> = {
   Workplace: lazyPage(() => import('../../features/dashboard/components/workplace-page.tsx')),
-  Analysis: lazyPage(() => import('../../features/analysis/components/analysis-page.tsx')),
-  LiftList: lazyPage(() => import('../../features/lift-list/components/lift-list-page.tsx')),
-  LiftDetail: lazyPage(() => import('../../features/lift-detail/components/lift-detail-page.tsx')),
+  Analysis: lazyPage(
+    withTexts(['lifts'], () => import('../../features/analysis/components/analysis-page.tsx')),
+  ),
+  LiftList: lazyPage(
+    withTexts(['lifts'], () => import('../../features/lift-list/components/lift-list-page.tsx')),
+  ),
+  LiftDetail: lazyPage(
+    withTexts(
+      ['lifts'],
+      () => import('../../features/lift-detail/components/lift-detail-page.tsx'),
+    ),
+  ),
   OperationLog: lazyPage(
-    () => import('../../features/operation-log/components/operation-log-page.tsx'),
+    withTexts(
+      ['lifts'],
+      () => import('../../features/operation-log/components/operation-log-page.tsx'),
+    ),
   ),
-  Alerts: lazyPage(() => import('../../features/alerts/components/alerts-page.tsx')),
+  Alerts: lazyPage(
+    withTexts(['lifts'], () => import('../../features/alerts/components/alerts-page.tsx')),
+  ),
   ManufactureDevice: lazyPage(
-    () => import('../../features/manufacture/components/manufacture-device-page.tsx'),
+    withTexts(
+      ['lifts', 'manufacture'],
+      () => import('../../features/manufacture/components/manufacture-device-page.tsx'),
+    ),
   ),
-  SystemUsers: lazyPage(() => import('../../features/system/components/users-page.tsx')),
-  SystemRoles: lazyPage(() => import('../../features/system/components/roles-page.tsx')),
-  SystemOrgs: lazyPage(() => import('../../features/system/components/orgs-page.tsx')),
+  SystemUsers: lazyPage(
+    withTexts(['lifts'], () => import('../../features/system/components/users-page.tsx')),
+  ),
+  SystemRoles: lazyPage(
+    withTexts(['lifts'], () => import('../../features/system/components/roles-page.tsx')),
+  ),
+  SystemOrgs: lazyPage(
+    withTexts(['lifts'], () => import('../../features/system/components/orgs-page.tsx')),
+  ),
   AccountCenter: lazyPage(
-    () => import('../../features/account/components/account-center-page.tsx'),
+    withTexts(['lifts'], () => import('../../features/account/components/account-center-page.tsx')),
   ),
   AccountSettings: lazyPage(
-    () => import('../../features/account/components/account-settings-page.tsx'),
+    withTexts(
+      ['lifts'],
+      () => import('../../features/account/components/account-settings-page.tsx'),
+    ),
   ),
 };

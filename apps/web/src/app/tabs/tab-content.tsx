@@ -1,11 +1,18 @@
 import { Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { ExceptionResult } from '../../components/exception-result.tsx';
 import { PageErrorBoundary } from '../../components/page-error-boundary.tsx';
 import { PageLoading } from '../../components/page-loading.tsx';
+import { lazyPage } from '../../lib/lazy.ts';
 import { PAGES } from '../routing/pages.ts';
 import type { RouteTable } from '../routing/route-table.ts';
 import type { Tab } from './tabs-model.ts';
+
+// antd's Result with its large pictures: only for a page that is missing or forbidden.
+const ExceptionResult = lazyPage(() =>
+  import('../../components/exception-result.tsx').then((module) => ({
+    default: module.ExceptionResult,
+  })),
+);
 
 /**
  * One tab's page. It renders under its own location (`<Routes location>`), so a hidden

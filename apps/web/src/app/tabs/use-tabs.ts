@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
-import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useApp } from '../../lib/use-app.ts';
 import { useLocation, useNavigate } from 'react-router';
 import {
   closeAll,
@@ -35,7 +35,7 @@ function locationOf(location: TabLocation): TabLocation {
  */
 export function useTabs(enabled: boolean, opens: (location: TabLocation) => boolean): TabsApi {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const location = useLocation();
   const navigate = useNavigate();
   const [state, setState] = useState<TabsState>(EMPTY_TABS);

@@ -2,7 +2,11 @@ import i18next, { type BackendModule, type i18n as I18n, type ResourceKey } from
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@liftlink/protocol';
 
-/** One file per language; only the chosen language (and the zh-CN fallback) is downloaded. */
+/**
+ * The texts every screen needs, one file per language; only the chosen language (and the
+ * zh-CN fallback) is downloaded. The lift screens' and the factory bench's texts are
+ * bundles of their own, loaded with those pages (`withTexts`).
+ */
 export const localeLoaders: Record<Language, () => Promise<{ default: Record<string, string> }>> = {
   'zh-CN': () => import('./locales/zh-CN.ts'),
   'en-US': () => import('./locales/en-US.ts'),
@@ -25,6 +29,23 @@ const lazyBackend: BackendModule = {
     );
   },
 };
+
+type Texts = () => Promise<{ default: Record<string, string> }>;
+
+/** The texts of the lift screens and of the factory bench, per language. */
+export const textBundles = {
+  lifts: {
+    'zh-CN': () => import('./locales/lifts.zh-CN.ts'),
+    'en-US': () => import('./locales/lifts.en-US.ts'),
+    'ru-RU': () => import('./locales/lifts.ru-RU.ts'),
+  },
+  manufacture: {
+    'zh-CN': () => import('./locales/manufacture.zh-CN.ts'),
+    'en-US': () => import('./locales/manufacture.en-US.ts'),
+    'ru-RU': () => import('./locales/manufacture.ru-RU.ts'),
+  },
+} satisfies Record<string, Record<Language, Texts>>;
+export type TextBundle = keyof typeof textBundles;
 
 export const LANGUAGE_STORAGE_KEY = 'liftlink.language';
 

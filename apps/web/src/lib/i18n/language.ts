@@ -1,6 +1,14 @@
 import { useSyncExternalStore } from 'react';
 import { DEFAULT_LANGUAGE, type Language } from '@liftlink/protocol';
-import { i18n, initI18n, isLanguage, LANGUAGE_STORAGE_KEY, storedLanguage } from './i18n.ts';
+import {
+  i18n,
+  initI18n,
+  isLanguage,
+  LANGUAGE_STORAGE_KEY,
+  storedLanguage,
+  textBundles,
+  type TextBundle,
+} from './i18n.ts';
 
 interface LanguageState {
   language: Language;
@@ -68,3 +76,40 @@ export const LANGUAGE_LABELS: Record<Language, string> = {
   'en-US': 'English',
   'ru-RU': 'Русский',
 };
+
+const bundlesInUse = new Map<TextBundle, Promise<void>>();
+
+/** Adds a bundle's texts for a language (and for the zh-CN fallback) to i18next. */
+async function addBundle(bundle: TextBundle, language: Language): Promise<void> {
+  await initI18n();
+  const languages = language === DEFAULT_LANGUAGE ? [language] : [language, DEFAULT_LANGUAGE];
+  // The main texts first: i18next loads a language only when it has no texts for it yet.
+  await i18n.loadLanguages(languages);
+  await Promise.all(
+    languages.map(async (lng) => {
+      const texts = await textBundles[bundle][lng]();
+      i18n.addResourceBundle(lng, 'translation', texts.default, true, true);
+    }),
+  );
+}
+
+/**
+ * Loads a page's code together with the text bundles it needs; from then on the bundles
+ * follow every language switch too (the switch waits for them).
+ */
+export function withTexts<T>(bundles: TextBundle[], load: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    const texts = bundles.map((bundle) => {
+      let ready = bundlesInUse.get(bundle);
+      if (!ready) {
+        ready = followLanguage((language) => addBundle(bundle, language));
+        // A failed download may be tried again by the next page that needs it.
+        void ready.catch(() => bundlesInUse.delete(bundle));
+        bundlesInUse.set(bundle, ready);
+      }
+      return ready;
+    });
+    const [module] = await Promise.all([load(), ...texts]);
+    return module;
+  };
+}

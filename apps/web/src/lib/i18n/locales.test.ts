@@ -2,14 +2,26 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_CODES, APP_ROUTES, DEVICE_KINDS, type RouteEntry } from '@liftlink/protocol';
-import zhCN from './locales/zh-CN.ts';
-import enUS from './locales/en-US.ts';
-import ruRU from './locales/ru-RU.ts';
+import mainZhCN from './locales/zh-CN.ts';
+import mainEnUS from './locales/en-US.ts';
+import mainRuRU from './locales/ru-RU.ts';
+import liftsZhCN from './locales/lifts.zh-CN.ts';
+import liftsEnUS from './locales/lifts.en-US.ts';
+import liftsRuRU from './locales/lifts.ru-RU.ts';
+import manufactureZhCN from './locales/manufacture.zh-CN.ts';
+import manufactureEnUS from './locales/manufacture.en-US.ts';
+import manufactureRuRU from './locales/manufacture.ru-RU.ts';
 
-const languages = { 'zh-CN': zhCN, 'en-US': enUS, 'ru-RU': ruRU } as Record<
-  string,
-  Record<string, string>
->;
+/** Each language's texts in its bundles: the main file and those loaded with their pages. */
+const bundles = {
+  'zh-CN': [mainZhCN, liftsZhCN, manufactureZhCN],
+  'en-US': [mainEnUS, liftsEnUS, manufactureEnUS],
+  'ru-RU': [mainRuRU, liftsRuRU, manufactureRuRU],
+} as Record<string, Record<string, string>[]>;
+const languages = Object.fromEntries(
+  Object.entries(bundles).map(([language, parts]) => [language, Object.assign({}, ...parts)]),
+) as Record<string, Record<string, string>>;
+const zhCN = languages['zh-CN']!;
 const reference = Object.keys(zhCN).sort();
 
 function titles(routes: readonly RouteEntry[]): string[] {
@@ -24,9 +36,18 @@ describe('translations', () => {
       expect(text.trim(), `${language} ${key}`).not.toBe('');
   });
 
+  it.each(Object.keys(bundles))('%s has each key in the same bundle as zh-CN, once', (language) => {
+    const parts = bundles[language]!;
+    bundles['zh-CN']!.forEach((reference, i) =>
+      expect(Object.keys(parts[i]!).sort()).toEqual(Object.keys(reference).sort()),
+    );
+    const total = parts.reduce((sum, part) => sum + Object.keys(part).length, 0);
+    expect(total).toBe(Object.keys(languages[language]!).length);
+  });
+
   it('uses the same {{placeholders}} in every language', () => {
     for (const key of reference) {
-      const expected = (zhCN[key as keyof typeof zhCN].match(/{{\w+}}/g) ?? []).sort();
+      const expected = (zhCN[key]!.match(/{{\w+}}/g) ?? []).sort();
       for (const [language, texts] of Object.entries(languages)) {
         expect((texts[key]!.match(/{{\w+}}/g) ?? []).sort(), `${language} ${key}`).toEqual(
           expected,

@@ -1,8 +1,11 @@
 import { Suspense } from 'react';
 import { Access } from '../../../lib/access.tsx';
+import { withTexts } from '../../../lib/i18n/language.ts';
 import { lazyPage } from '../../../lib/lazy.ts';
 
-const FleetOverviewPanels = lazyPage(() => import('./fleet-overview-panels.tsx'));
+const FleetOverviewPanels = lazyPage(
+  withTexts(['lifts'], () => import('./fleet-overview-panels.tsx')),
+);
 
 /** The workplace's fleet overview: counts, lifts needing attention, recent events. */
 export function FleetOverview() {

@@ -1,4 +1,4 @@
-import { Avatar, Button, Card, Col, Descriptions, Row, Typography } from 'antd';
+import { Avatar, Button, Card, Col, Descriptions, Row } from 'antd';
 import { CloudOutlined, TeamOutlined, ToolOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -20,18 +20,14 @@ export default function WorkplacePage() {
         <div style={{ display: 'flex', gap: 16, alignItems: 'center', flexWrap: 'wrap' }}>
           <Avatar size={64} src={info.avatar || undefined} icon={<UserOutlined />} />
           <div style={{ flex: 1, minWidth: 200 }}>
-            <Typography.Title
-              level={4}
-              className="greeting-title"
-              style={{ margin: 0 }}
-              data-testid="greeting"
-            >
+            {/* antd's Title and secondary Text, drawn in CSS: Typography stays out of the shell. */}
+            <h4 className="greeting-title" data-testid="greeting">
               {t('workplace.greeting', { greeting: greetingText(), name })}
-            </Typography.Title>
-            <Typography.Text type="secondary">
+            </h4>
+            <span className="text-secondary">
               {roleLabel(info.role.name)}
               {info.organization ? ` · ${info.organization.name}` : ''}
-            </Typography.Text>
+            </span>
           </div>
         </div>
       </Card>

@@ -8,9 +8,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { CommandResult } from '@liftlink/protocol';
 import { ApiError, http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { changeLanguage } from '../../../lib/i18n/language.ts';
 import type { LiftLiveMessage } from '../../../lib/live/messages.ts';
 import { createQueryClient } from '../../../lib/query-client.ts';
+import { useEnglish } from '../../../test/render.tsx';
 import { CommandsPanel } from './commands-panel.tsx';
 
 const live = vi.hoisted(() => ({ listener: null as ((m: LiftLiveMessage) => void) | null }));
@@ -54,7 +54,7 @@ const push = (message: Omit<Extract<LiftLiveMessage, { type: 'command' }>, 'type
   act(() => live.listener?.({ type: 'command', liftId: LIFT, ...message }));
 
 describe('commands panel', { timeout: 60_000 }, () => {
-  beforeAll(() => changeLanguage('en-US'));
+  beforeAll(useEnglish);
   beforeEach(() => post.mockReset());
 
   it('sends a command that does not move at once and shows it done', async () => {

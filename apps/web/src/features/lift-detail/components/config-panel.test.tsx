@@ -7,8 +7,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { defaultConfig, type LiftInfo } from '@liftlink/protocol';
 import { ApiError, http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { changeLanguage } from '../../../lib/i18n/language.ts';
 import { createQueryClient } from '../../../lib/query-client.ts';
+import { useEnglish } from '../../../test/render.tsx';
 import { SessionContext, type Session } from '../../../lib/session.ts';
 import { ConfigPanel } from './config-panel.tsx';
 
@@ -77,7 +77,7 @@ const writes = () =>
 
 // A form of some sixty fields renders slowly in jsdom on a busy machine.
 describe('configuration panel', { timeout: 60_000 }, () => {
-  beforeAll(() => changeLanguage('en-US'));
+  beforeAll(useEnglish);
   beforeEach(() => post.mockReset());
 
   it('is read-only until Edit, and a wrong value shows its message and sends nothing', async () => {

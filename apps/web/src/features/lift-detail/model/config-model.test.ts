@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, type LiftConfig } from '@liftlink/protocol';
-import { i18n, initI18n } from '../../../lib/i18n/i18n.ts';
+import { useEnglish } from '../../../test/render.tsx';
 import {
   configDiff,
   configFile,
@@ -27,8 +27,8 @@ function messageFor(patch: Record<string, unknown>, key: string): string | undef
 
 describe('configuration form', () => {
   beforeAll(async () => {
-    await initI18n('en-US');
-    await i18n.changeLanguage('en-US');
+    // The lift screens' texts are a bundle of their own: load it as the pages do.
+    await useEnglish();
   });
 
   it('has only the fields of the lift’s floors, grouped by part and group', () => {

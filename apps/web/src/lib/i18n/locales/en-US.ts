@@ -1,6 +1,4 @@
 import type { TranslationKey } from './zh-CN.ts';
-import manufactureEnUS from './manufacture.en-US.ts';
-import liftsEnUS from './lifts.en-US.ts';
 
 const enUS: Record<TranslationKey, string> = {
   'app.name': 'LiftLink',
@@ -392,8 +390,6 @@ const enUS: Record<TranslationKey, string> = {
   'qrcode.floors': 'Floors',
   'qrcode.maker': 'Maker',
   'qrcode.alias': 'Name',
-  ...manufactureEnUS,
-  ...liftsEnUS,
 };
 
 export default enUS;

@@ -1,6 +1,4 @@
 import type { TranslationKey } from './zh-CN.ts';
-import manufactureRuRU from './manufacture.ru-RU.ts';
-import liftsRuRU from './lifts.ru-RU.ts';
 
 const ruRU: Record<TranslationKey, string> = {
   'app.name': 'LiftLink',
@@ -391,8 +389,6 @@ const ruRU: Record<TranslationKey, string> = {
   'qrcode.floors': 'Этажей',
   'qrcode.maker': 'Производитель',
   'qrcode.alias': 'Название',
-  ...manufactureRuRU,
-  ...liftsRuRU,
 };
 
 export default ruRU;

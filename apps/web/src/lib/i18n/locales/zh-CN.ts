@@ -1,5 +1,3 @@
-import manufactureZhCN from './manufacture.zh-CN.ts';
-import liftsZhCN from './lifts.zh-CN.ts';
 /** zh-CN: the default and fallback language; its keys are the key set of every language. */
 const zhCN = {
   'app.name': 'LiftLink',
@@ -386,8 +384,6 @@ const zhCN = {
   'qrcode.floors': '楼层数',
   'qrcode.maker': '制造商',
   'qrcode.alias': '名称',
-  ...manufactureZhCN,
-  ...liftsZhCN,
 } as const;
 
 export type TranslationKey = keyof typeof zhCN;
