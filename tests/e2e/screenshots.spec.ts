@@ -49,7 +49,7 @@ const SHELL_SCREENS: [string, string][] = [
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
   await page
-    .locator('.ant-spin-spinning')
+    .locator('.ant-spin-spinning, .page-loading')
     .first()
     .waitFor({ state: 'detached', timeout: 5_000 })
     .catch(() => undefined);
