@@ -111,6 +111,8 @@ test.describe('screenshots', () => {
         await page.keyboard.press('Escape');
         if (device === 'phone') {
           await page.getByTestId('menu-drawer-button').click();
+          // The drawer's code loads on first use: wait for it, not for a fixed time.
+          await page.locator('.menu-drawer').waitFor();
           await page.waitForTimeout(400);
           await shot('menu-drawer');
           await page.keyboard.press('Escape');
@@ -122,6 +124,7 @@ test.describe('screenshots', () => {
           await page.keyboard.press('Escape');
         }
         await page.getByTestId('open-settings').click();
+        await page.getByTestId('settings-drawer').waitFor();
         await page.waitForTimeout(400);
         await shot('settings-drawer');
         await page.keyboard.press('Escape');
@@ -147,6 +150,7 @@ test.describe('screenshots', () => {
           .getByRole('menuitem')
           .last()
           .click();
+        await page.locator('.ant-modal-confirm').waitFor();
         await page.waitForTimeout(300);
         await shot('logout-confirm');
       });

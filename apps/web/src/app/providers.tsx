@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { feedbackWanted, subscribeFeedbackWanted } from '../lib/feedback.ts';
 import { lazyPage } from '../lib/lazy.ts';
@@ -7,14 +7,27 @@ import { queryClient } from '../lib/query-client.ts';
 
 const FeedbackHost = lazyPage(() => import('./antd/feedback-host.tsx'));
 
+/** Without its code the host shows nothing; the page itself keeps working. */
+class WithoutFeedbackOnError extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
 /** antd's message and notification, loaded the first time the app says something. */
 function FeedbackMount() {
   const wanted = useSyncExternalStore(subscribeFeedbackWanted, feedbackWanted);
   if (!wanted) return null;
   return (
-    <Suspense fallback={null}>
-      <FeedbackHost />
-    </Suspense>
+    <WithoutFeedbackOnError>
+      <Suspense fallback={null}>
+        <FeedbackHost />
+      </Suspense>
+    </WithoutFeedbackOnError>
   );
 }
 
