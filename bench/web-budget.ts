@@ -34,7 +34,8 @@ const BOOT = ['src/lib/i18n/locales/zh-CN.ts'];
 const LOGIN = ['src/app/layout/user-layout.tsx', 'src/features/auth/components/login-page.tsx'];
 /**
  * The shell: the logged-in area and the workplace, antd's and dayjs' locales (they load
- * with the first antd screen), and the message / notification host that shows the welcome.
+ * with the first antd screen), the message / notification host that shows the welcome, and
+ * the header's alerts bell (it follows the first paint; its list loads when it is opened).
  */
 const SHELL = [
   'src/app/authenticated-app.tsx',
@@ -42,6 +43,7 @@ const SHELL = [
   'antd/es/locale/zh_CN.js',
   'dayjs/locale/zh-cn.js',
   'src/app/antd/feedback-host.tsx',
+  'src/features/alerts/components/notification-bell.tsx',
 ];
 
 function load(): { manifest: Manifest; htmlScripts: string[] } {

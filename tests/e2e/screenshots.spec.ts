@@ -123,6 +123,11 @@ test.describe('screenshots', () => {
           await shot('tab-menu');
           await page.keyboard.press('Escape');
         }
+        await page.getByTestId('notification-bell').click();
+        await page.locator('.notification-panel').waitFor();
+        await page.waitForTimeout(300);
+        await shot('notifications');
+        await page.keyboard.press('Escape');
         await page.getByTestId('open-settings').click();
         await page.getByTestId('settings-drawer').waitFor();
         await page.waitForTimeout(400);

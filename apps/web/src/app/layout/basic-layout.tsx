@@ -1,4 +1,4 @@
-import { Activity, useCallback, useEffect, useMemo, useState } from 'react';
+import { Activity, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, Grid, Layout, Menu, Tooltip } from 'antd';
 import {
   MenuFoldOutlined,
@@ -25,10 +25,17 @@ import { AvatarMenu } from './avatar-menu.tsx';
 import { buildMenuItems, collectKeys, menuKeysFor } from './menu-items.tsx';
 import { OnceOpened } from '../../components/once-opened.tsx';
 import { lazyPage } from '../../lib/lazy.ts';
+import { Access } from '../../lib/access.tsx';
 
 // The settings drawer (radios, switches, colours) downloads when it is first opened.
 const SettingsDrawer = lazyPage(() => import('./settings-drawer.tsx'));
 const MenuDrawer = lazyPage(() => import('./menu-drawer.tsx'));
+// The alerts bell (in-app notifications) follows the layout's first paint.
+const NotificationBell = lazyPage(() =>
+  import('../../features/alerts/components/notification-bell.tsx').then((m) => ({
+    default: m.NotificationBell,
+  })),
+);
 
 function Logo({ collapsed, theme }: { collapsed: boolean; theme: 'dark' | 'light' }) {
   const site = useSiteInfo();
@@ -205,6 +212,11 @@ export function BasicLayout() {
                 data-testid="open-settings"
               />
             </Tooltip>
+            <Access check="alert.query">
+              <Suspense fallback={null}>
+                <NotificationBell />
+              </Suspense>
+            </Access>
             <LanguageSelect
               onChanged={onLanguageChanged}
               className={isMobile ? 'language-select-compact' : undefined}

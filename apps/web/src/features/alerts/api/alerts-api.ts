@@ -1,7 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { eventText } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
-import { tx } from '../../../lib/i18n/i18n.ts';
 import type { AlertItem } from '../../../lib/live/messages.ts';
 
 export type { AlertItem };
@@ -69,11 +67,4 @@ export function useAlertMutation<A>(run: (arg: A) => Promise<unknown>) {
     mutationFn: run,
     onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.all }),
   });
-}
-
-/** What the alert is about, in the user's language. */
-export function alertText(alert: Pick<AlertItem, 'kind' | 'code'>, language: string): string {
-  if (alert.kind === 'fault' && alert.code)
-    return `${alert.code} · ${eventText(alert.code, language)}`;
-  return tx(`alert.text.${alert.kind}`);
 }

@@ -16,12 +16,12 @@ import { LiftPicker } from '../../lift-list/components/lift-picker.tsx';
 import {
   alertKeys,
   alertsApi,
-  alertText,
   useAlertMutation,
   useAlerts,
   type AlertItem,
   type AlertState,
 } from '../api/alerts-api.ts';
+import { alertText } from '../api/alert-text.ts';
 import { AlertKindTag } from './alert-kind-tag.tsx';
 import './alerts.css';
 

@@ -1,24 +1,17 @@
-import { useState } from 'react';
-import { Badge, Button, Popover, Spin, Typography } from 'antd';
+import { Suspense, useState } from 'react';
+import { Button, Popover } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { LoadError } from '../../../components/charts/data-state.tsx';
-import { PlainList } from '../../../components/charts/plain-list.tsx';
 import { useAccess } from '../../../lib/access.tsx';
-import { useLanguage } from '../../../lib/i18n/language.ts';
+import { withTexts } from '../../../lib/i18n/language.ts';
+import { lazyPage } from '../../../lib/lazy.ts';
 import { useFleetLive } from '../../../lib/live/use-live.ts';
-import {
-  alertKeys,
-  alertsApi,
-  alertText,
-  useAlertMutation,
-  useNotifications,
-  type NotificationItem,
-} from '../api/alerts-api.ts';
-import { AlertKindTag } from './alert-kind-tag.tsx';
+import { alertKeys, useNotifications } from '../api/alerts-api.ts';
+import './notification-bell.css';
+
+// The list, its antd parts and the alert texts download when the bell is first opened.
+const NotificationPanel = lazyPage(withTexts(['lifts'], () => import('./notification-panel.tsx')));
 
 /**
  * The in-app notifications of the alerts the user chose (notification settings): a bell
@@ -26,106 +19,45 @@ import { AlertKindTag } from './alert-kind-tag.tsx';
  */
 export function NotificationBell() {
   const { t } = useTranslation();
-  const { language } = useLanguage();
-  const navigate = useNavigate();
   const can = useAccess();
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const notifications = useNotifications();
-  const markRead = useAlertMutation((ids: number[]) => alertsApi.markRead(ids));
   const unread = notifications.data?.unread ?? 0;
-  const list = notifications.data?.list ?? [];
 
   useFleetLive((msg) => {
     if (msg.type === 'alert') void client.invalidateQueries({ queryKey: alertKeys.notifications });
   }, can('lift.query'));
 
-  const openItem = (item: NotificationItem) => {
-    if (!item.read) markRead.mutate([item.id]);
-    setOpen(false);
-    void navigate(`/lift/${item.liftId}`);
-  };
-
-  const content = (
-    <div className="notification-panel" style={{ width: 'min(360px, calc(100vw - 32px))' }}>
-      {notifications.isLoading ? (
-        <div style={{ textAlign: 'center', padding: 24 }}>
-          <Spin />
-        </div>
-      ) : notifications.isError ? (
-        <LoadError error={notifications.error} onRetry={() => void notifications.refetch()} />
-      ) : (
-        <PlainList<NotificationItem>
-          items={list.slice(0, 20)}
-          rowKey={(item) => item.id}
-          emptyText={t('notify.empty')}
-          style={{ maxHeight: 360, overflowY: 'auto' }}
-          rowProps={(item) => ({
-            onClick: () => openItem(item),
-            style: { cursor: 'pointer' },
-            'data-testid': 'notification-item',
-            'data-read': String(item.read),
-          })}
-          renderItem={(item) => (
-            <div style={{ display: 'flex', gap: 8, alignItems: 'flex-start', minWidth: 0 }}>
-              <AlertKindTag kind={item.kind} />
-              <div style={{ minWidth: 0 }}>
-                <Typography.Text strong={!item.read} style={{ overflowWrap: 'anywhere' }}>
-                  {[item.deviceNo ?? t('lift.noDeviceNo'), item.alias].filter(Boolean).join(' · ')}
-                </Typography.Text>
-                <div style={{ overflowWrap: 'anywhere' }}>{alertText(item, language)}</div>
-                <Typography.Text type="secondary">
-                  {dayjs(item.raisedAt).format('MM-DD HH:mm')}
-                </Typography.Text>
-              </div>
-            </div>
-          )}
-        />
-      )}
-      <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8, marginTop: 8 }}>
-        <Button
-          size="small"
-          type="link"
-          disabled={unread === 0}
-          loading={markRead.isPending}
-          onClick={() => markRead.mutate(list.filter((n) => !n.read).map((n) => n.id))}
-          data-testid="notifications-read-all"
-        >
-          {t('notify.readAll')}
-        </Button>
-        {can('alert.query') ? (
-          <Button
-            size="small"
-            type="link"
-            onClick={() => {
-              setOpen(false);
-              void navigate('/lift/alerts');
-            }}
-          >
-            {t('notify.viewAll')}
-          </Button>
-        ) : null}
-      </div>
-    </div>
-  );
-
   return (
     <Popover
       trigger="click"
       placement="bottomRight"
+      // On a phone the bell is not at the screen's edge and the panel is wider than the room
+      // to its left: shift the panel into the screen instead of letting it run off.
+      align={{ overflow: { adjustX: true, adjustY: true, shiftX: true } }}
       open={open}
       onOpenChange={setOpen}
       title={t('notify.title')}
-      content={content}
+      content={
+        <Suspense fallback={<div className="notification-panel-loading" aria-busy="true" />}>
+          <NotificationPanel onClose={() => setOpen(false)} />
+        </Suspense>
+      }
     >
-      <Badge count={unread} size="small" offset={[-4, 4]}>
+      <span className="notification-bell">
         <Button
           type="text"
           icon={<BellOutlined />}
           aria-label={t('notify.title')}
           data-testid="notification-bell"
         />
-      </Badge>
+        {unread > 0 ? (
+          <span className="notification-bell-count" data-testid="notification-count">
+            {unread > 99 ? '99+' : unread}
+          </span>
+        ) : null}
+      </span>
     </Popover>
   );
 }

@@ -36,6 +36,7 @@ const enUS: Record<TranslationKey, string> = {
   'layout.copyright': 'Copyright © {{year}} {{maker}}',
   'layout.language': 'Language',
   'layout.reload': 'Reload this page',
+  'notify.title': 'Notifications',
   'layout.openMenu': 'Open menu',
   'layout.collapseMenu': 'Collapse menu',
   'layout.expandMenu': 'Expand menu',

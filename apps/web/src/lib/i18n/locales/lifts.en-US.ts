@@ -420,7 +420,6 @@ export default {
   'alert.acknowledgedBy': 'by {{user}} at {{time}}',
   'alert.emptyOpen': 'No open alerts',
   'alert.emptyHistory': 'No alert history yet',
-  'notify.title': 'Notifications',
   'notify.empty': 'No notifications',
   'notify.readAll': 'Mark all as read',
   'notify.viewAll': 'All alerts',

@@ -421,7 +421,6 @@ export default {
   'alert.acknowledgedBy': '{{user}}, {{time}}',
   'alert.emptyOpen': 'Открытых тревог нет',
   'alert.emptyHistory': 'Истории тревог пока нет',
-  'notify.title': 'Уведомления',
   'notify.empty': 'Уведомлений нет',
   'notify.readAll': 'Отметить все прочитанными',
   'notify.viewAll': 'Все тревоги',

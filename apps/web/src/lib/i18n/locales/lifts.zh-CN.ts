@@ -415,7 +415,6 @@ export default {
   'alert.acknowledgedBy': '{{user}} 于 {{time}}',
   'alert.emptyOpen': '没有未处理的告警',
   'alert.emptyHistory': '暂无告警历史',
-  'notify.title': '通知',
   'notify.empty': '暂无通知',
   'notify.readAll': '全部标为已读',
   'notify.viewAll': '查看全部告警',

@@ -36,6 +36,7 @@ const ruRU: Record<TranslationKey, string> = {
   'layout.copyright': '© {{year}} {{maker}}',
   'layout.language': 'Язык',
   'layout.reload': 'Обновить страницу',
+  'notify.title': 'Уведомления',
   'layout.openMenu': 'Открыть меню',
   'layout.collapseMenu': 'Свернуть меню',
   'layout.expandMenu': 'Развернуть меню',

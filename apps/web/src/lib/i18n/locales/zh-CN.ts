@@ -35,6 +35,7 @@ const zhCN = {
   'layout.copyright': 'Copyright © {{year}} {{maker}}',
   'layout.language': '语言',
   'layout.reload': '刷新当前页',
+  'notify.title': '通知',
   'layout.openMenu': '打开菜单',
   'layout.collapseMenu': '收起菜单',
   'layout.expandMenu': '展开菜单',
