@@ -44,7 +44,8 @@ declare module 'fastify' {
  */
 export default fp(async (app) => {
   const { sql } = app.database;
-  const live = new LiveBus(app.mqtt);
+  // Shared through the broker when it is an external one that other instances use too.
+  const live = new LiveBus(app.mqtt, app.broker === null);
   await live.start();
   app.decorate('live', live);
 
