@@ -64,7 +64,12 @@ try {
            generate_series(1, ${Math.floor((EVENTS_TOTAL - EVENTS_ONE_LIFT) / (LIFTS - 1))}) g;
     insert into lift_daily_stats (lift_id, day, trips, online_ms)
     select l.id, (now() at time zone 'utc')::date - d, (l.n + d) % 40, 3600000 from (select id, row_number() over () as n from lifts) l, generate_series(0, 29) d;
-    update lifts l set events_total = (select count(*) from lift_events e where e.lift_id = l.id);
+    update lifts l set events_total = (select count(*) from lift_events e where e.lift_id = l.id),
+                       faults_total = (select count(*) from lift_events e where e.lift_id = l.id and e.fault);
+    insert into fault_hourly_stats (scope, hour, code, faults)
+    select s.scope, date_trunc('hour', e.ts), e.code, count(*) from lift_events e join lifts l on l.id = e.lift_id
+      cross join lateral (values ('all'), ('m:' || l.manufacturer_org_id::text)) as s(scope)
+     where e.fault group by s.scope, date_trunc('hour', e.ts), e.code;
     insert into fleet_daily_stats (scope, day, trips)
     select s.scope, d.day, sum(d.trips) from lift_daily_stats d join lifts l on l.id = d.lift_id
       cross join lateral (values ('all'), ('m:' || l.manufacturer_org_id::text)) as s(scope) group by s.scope, d.day;

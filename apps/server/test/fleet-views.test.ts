@@ -124,6 +124,18 @@ describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => 
     const filtered = body(await admin.get(`/auth/access/lift/run/logs/get?liftId=${liftId}&codes=RZGD&page=2&pageSize=20`)).result;
     expect(filtered.total).toBe(22);
     expect(filtered.list).toHaveLength(2);
+
+    // The class filter's totals come from the counts ingest keeps: two faults (one sent
+    // twice) among the lift's entries.
+    await send('DEMO-0003', 'event', { code: 'EB' });
+    await send('DEMO-0003', 'event', { code: 'EE' });
+    await t.app.ingest.handle('lifts/DEMO-0003/event', JSON.stringify({ seq, ts: now(), code: 'EE' }));
+    const faults = body(await admin.get(`/auth/access/lift/run/logs/get?liftId=${liftId}&class=fault&pageSize=20`)).result;
+    expect(faults.total).toBe(2);
+    expect(faults.list.map((e: any) => e.code)).toEqual(['EE', 'EB']);
+    const normal = body(await admin.get(`/auth/access/lift/run/logs/get?liftId=${liftId}&class=state&pageSize=20`)).result;
+    expect(normal.total).toBe(45);
+    expect(normal.list.every((e: any) => !e.fault)).toBe(true);
   });
 
 });

@@ -61,11 +61,13 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       [rollupScope(request.auth!)],
     );
     const [ratio] = await sql.query<{ total: string; online: string }>(`select count(*) as total, count(*) filter (where online) as online from lifts l where ${scope.where}`, p);
+    // From the hourly figures ingest keeps: the last N hours are the buckets from the hour
+    // that held now() - N hours on (up to an hour more than N, never less).
     const faults = (hours: number) =>
       sql.query<{ code: string; count: string }>(
-        `select e.code, count(*) as count from lift_events e join lifts l on l.id = e.lift_id
-          where e.fault and e.ts > now() - interval '${hours} hours' and ${scope.where} group by e.code order by count desc, e.code`,
-        p,
+        `select code, sum(faults) as count from fault_hourly_stats
+          where scope = $1 and hour >= date_trunc('hour', now() - make_interval(hours => $2)) group by code order by count desc, code`,
+        [rollupScope(request.auth!), hours],
       );
     const [faults24h, faults7d] = [await faults(24), await faults(24 * 7)];
     const top = await sql.query<{ liftId: string; deviceNo: string | null; alias: string; trips: string }>(

@@ -126,6 +126,33 @@ async function insertEvents(tx: Tx, events: Extract<UplinkMessage, { kind: 'even
 }
 
 /**
+ * Counts the new fault entries per lift (for `faults_total`) and adds them to the hourly
+ * fault figures of the dashboard. Faults are rare: usually nothing to write.
+ */
+async function addFaults(tx: Tx, inserted: StoredEvent[], faultsByLift: Map<string, number>): Promise<void> {
+  const buckets = new Map<string, { liftId: string; hour: string; code: string; n: number }>();
+  for (const e of inserted) {
+    if (!e.fault) continue;
+    faultsByLift.set(e.liftId, (faultsByLift.get(e.liftId) ?? 0) + 1);
+    const hour = `${e.ts.slice(0, 13)}:00:00.000Z`;
+    const key = `${e.liftId}|${hour}|${e.code}`;
+    const bucket = buckets.get(key) ?? { liftId: e.liftId, hour, code: e.code, n: 0 };
+    bucket.n++;
+    buckets.set(key, bucket);
+  }
+  if (!buckets.size) return;
+  const rows = [...buckets.values()];
+  await tx.query(
+    `insert into fault_hourly_stats (scope, hour, code, faults)
+     select s.scope, f.hour, f.code, sum(f.n) from unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::integer[]) as f(id, hour, code, n) join lifts l on l.id = f.id
+       cross join lateral (values ('all'), ('m:' || l.manufacturer_org_id::text), ('o:' || l.operator_org_id::text)) as s(scope)
+      where s.scope is not null group by s.scope, f.hour, f.code
+     on conflict (scope, hour, code) do update set faults = fault_hourly_stats.faults + excluded.faults`,
+    [rows.map((r) => r.liftId), rows.map((r) => r.hour), rows.map((r) => r.code), rows.map((r) => r.n)],
+  );
+}
+
+/**
  * Applies one batch in one transaction and returns what browsers should be told. Every
  * step is idempotent on (lift, seq): a message stored before changes nothing again.
  */
@@ -147,9 +174,11 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
   for (const id of revived) live.push({ type: 'presence', liftId: id, online: true, ts: new Date().toISOString() });
   await clearAlerts(tx, revived, 'offline');
 
+  const faultsByLift = new Map<string, number>();
   const events = batch.filter((m): m is Extract<UplinkMessage, { kind: 'event' }> => m.kind === 'event');
   if (events.length) {
     const inserted = await insertEvents(tx, events, eventsTotal);
+    await addFaults(tx, inserted, faultsByLift);
     const trips = new Map<string, { liftId: string; day: string; n: number }>();
     for (const r of inserted) {
       live.push({ type: 'event', liftId: r.liftId, id: r.id, seq: r.seq, ts: r.ts, code: r.code, floor: r.floor, fault: r.fault });
@@ -183,13 +212,14 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
   // ordinal and trip counts.
   await tx.query(
     `update lifts l set last_seen_at = now(), events_total = v.n, trips_total = l.trips_total + v.t, trips_30d = l.trips_30d + v.t,
-            online = l.online or v.revive, online_since = case when v.revive then now() else l.online_since end
-       from unnest($1::uuid[], $2::bigint[], $3::integer[], $4::boolean[]) as v(id, n, t, revive) where l.id = v.id`,
+            faults_total = l.faults_total + v.f, online = l.online or v.revive, online_since = case when v.revive then now() else l.online_since end
+       from unnest($1::uuid[], $2::bigint[], $3::integer[], $4::boolean[], $5::integer[]) as v(id, n, t, revive, f) where l.id = v.id`,
     [
       locked.map((r) => r.id),
       locked.map((r) => eventsTotal.get(r.id)!),
       locked.map((r) => tripsByLift.get(r.id) ?? 0),
       locked.map((r) => !r.online && speaking.has(r.id)),
+      locked.map((r) => faultsByLift.get(r.id) ?? 0),
     ],
   );
 

@@ -98,8 +98,14 @@ export async function runLog(sql: SqlExecutor, q: z.infer<typeof runLogQuerySche
     if (q.codes) where.push(`code = any($${params.push(q.codes.split(','))}::text[])`);
     if (q.class) where.push(`fault = $${params.push(q.class === 'fault')}`);
     const cond = where.join(' and ');
-    const [count] = await sql.query<{ n: string }>(`select count(*) as n from lift_events where ${cond}`, params);
-    total = Number(count!.n);
+    if (q.class && !q.from && !q.to && !q.codes) {
+      // Only the class filter: the totals ingest keeps, instead of counting the lift's log.
+      const [lift] = await sql.query<{ events: string; faults: string }>(`select events_total as events, faults_total as faults from lifts where id = $1`, [q.liftId]);
+      total = q.class === 'fault' ? Number(lift?.faults ?? 0) : Number(lift?.events ?? 0) - Number(lift?.faults ?? 0);
+    } else {
+      const [count] = await sql.query<{ n: string }>(`select count(*) as n from lift_events where ${cond}`, params);
+      total = Number(count!.n);
+    }
     rows = await sql.query<Row>(`select ${columns} from lift_events where ${cond} order by n desc limit $${params.length + 1} offset $${params.length + 2}`, [...params, limit, offset]);
   }
   return {
