@@ -5,6 +5,9 @@ import { fleetSpecSchema, generateFleet, startFleet, type FleetHandle } from './
 import type { SimLiftSpec } from './mqtt-lift.ts';
 import { runSerialController } from './serial/run.ts';
 
+/** How long a stop may take before the process exits anyway. */
+const STOP_TIMEOUT_MS = 3_000;
+
 /** stdout carries only the ready line (a parent process reads it); everything else goes to stderr. */
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -30,6 +33,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`simulator: ${signal}, stopping ${lifts.length} lifts`);
+    // Each lift says goodbye to the broker; a broker that is gone must not keep us alive.
+    setTimeout(() => {
+      log('simulator: the broker did not answer, stopping anyway');
+      process.exit(0);
+    }, STOP_TIMEOUT_MS).unref();
     const done = fleet ? fleet.stop() : Promise.resolve();
     done.then(
       () => process.exit(0),
@@ -41,6 +49,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  if (cli.source.type === 'stdin') {
+    // Fed by a server (embedded mode): when that process dies without stopping us (killed,
+    // crashed), we are adopted by another and stop too instead of running on as an orphan.
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) shutdown('parent process gone');
+    }, 1_000).unref();
+  }
   log(`simulator: starting ${lifts.length} lifts against ${cli.fleet.mqttUrl}`);
   fleet = await startFleet({ ...cli.fleet, lifts, log });
   if (stopping) return;

@@ -56,6 +56,38 @@ describe('simulator process', () => {
     expect(await sim.exited).toBe(0);
   });
 
+  it('--fleet-stdin: stops by itself when the server that fed it dies', async () => {
+    const broker = await startBroker({ 'LL-0001': 'alpha-secret' });
+    cleanups.push(() => broker.close());
+    // A stand-in for the server: a process that starts the simulator, prints its pid and
+    // is then killed without a chance to stop it.
+    const fleet = JSON.stringify([{ deviceNo: 'LL-0001', secret: 'alpha-secret', kind: 'inclinedStraightRack', floors: 2 }]);
+    const script = `
+      const { spawn } = require('node:child_process');
+      const sim = spawn(process.execPath, ['--import', 'tsx', ${JSON.stringify(MAIN)}, '--fleet-stdin', '--mqtt', ${JSON.stringify(broker.url)}, '--fault-rate', '0'], { stdio: ['pipe', 'ignore', 'ignore'] });
+      sim.stdin.end(${JSON.stringify(fleet)});
+      console.log(sim.pid);
+      setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    cleanups.push(() => Promise.resolve(parent.exitCode === null && parent.kill('SIGKILL')));
+    let out = '';
+    parent.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    await waitFor(() => out.includes('\n'), 10_000, 'simulator pid');
+    const simPid = Number(out.trim());
+    const alive = () => {
+      try {
+        process.kill(simPid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    cleanups.push(() => Promise.resolve(alive() && process.kill(simPid, 'SIGKILL')));
+    await waitFor(() => broker.broker.connectedClients === 1, 20_000, 'the lift connected');
+    parent.kill('SIGKILL');
+    await waitFor(() => !alive(), 10_000, 'the orphaned simulator stopped');
+  });
+
   it('exits 1 with a message on a bad fleet', async () => {
     const sim = simulator(['--fleet-stdin', '--mqtt', 'mqtt://127.0.0.1:1']);
     cleanups.push(kill(sim.child));
