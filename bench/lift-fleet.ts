@@ -14,7 +14,8 @@ export interface FleetLift {
 
 export type FleetRequest =
   | { op: 'connect'; url: string; lifts: FleetLift[]; status: unknown }
-  | { op: 'ingest'; lifts: number; perLift: number; window: number; firstSeq: number }
+  /** `code` defaults to RZGU (a trip, the costliest event to store). */
+  | { op: 'ingest'; lifts: number; perLift: number; window: number; firstSeq: number; code?: string }
   | { op: 'push'; lifts: number; everyMs: number; durationMs: number; firstSeq: number }
   | { op: 'stop' };
 
@@ -62,7 +63,7 @@ async function connect(url: string, lifts: FleetLift[], status: unknown): Promis
 }
 
 /** Every lift keeps `window` events in flight until it has sent `perLift`; resolves when all are acknowledged. */
-async function ingest(n: number, perLift: number, window: number, firstSeq: number): Promise<{ ms: number; acked: number; failed: number }> {
+async function ingest(n: number, perLift: number, window: number, firstSeq: number, code = 'RZGU'): Promise<{ ms: number; acked: number; failed: number }> {
   const started = Date.now();
   let acked = 0;
   let failed = 0;
@@ -76,7 +77,7 @@ async function ingest(n: number, perLift: number, window: number, firstSeq: numb
           const next = () => {
             if (sent >= perLift) return;
             const seq = firstSeq + sent++;
-            entry.client.publish(topic, `{"seq":${seq},"ts":"${new Date().toISOString()}","code":"RZGU"}`, 1, (err) => {
+            entry.client.publish(topic, `{"seq":${seq},"ts":"${new Date().toISOString()}","code":"${code}"}`, 1, (err) => {
               if (err) failed++;
               else acked++;
               if (++done === perLift) resolve();
@@ -113,7 +114,7 @@ process.on('message', (msg: FleetRequest) => {
       case 'connect':
         return { ms: await connect(msg.url, msg.lifts, msg.status), connected: clients.filter((c) => c.client.connected).length };
       case 'ingest':
-        return ingest(msg.lifts, msg.perLift, msg.window, msg.firstSeq);
+        return ingest(msg.lifts, msg.perLift, msg.window, msg.firstSeq, msg.code);
       case 'push':
         return push(msg.lifts, msg.everyMs, msg.durationMs, msg.firstSeq);
       case 'stop':

@@ -42,6 +42,8 @@ const INGEST_LIFTS = Math.min(1_000, LIFTS);
 const INGEST_PER_LIFT = quick ? 40 : 200;
 const INGEST_WINDOW = 10;
 const COMMANDS = quick ? 200 : 2_000;
+const WARMUP_PER_LIFT = 10;
+const WARMUP_COMMANDS = 100;
 const COMMAND_CONCURRENCY = Number(process.env.BENCH_CMD_CONCURRENCY ?? 4);
 const PUSH_LIFTS = 20;
 const PUSH_EVERY_MS = 50;
@@ -104,11 +106,11 @@ async function storedCounts(database: Database, ids: string[], fromSeq: number):
   return { stored: Number(row!.stored), distinct: Number(row!.distinct), trips: Number(row!.trips) };
 }
 
-async function commandRoundTrips(server: ServerProcess, token: string, lifts: ProvisionedLift[]): Promise<number[]> {
+async function commandRoundTrips(server: ServerProcess, token: string, lifts: ProvisionedLift[], count = COMMANDS): Promise<number[]> {
   const times: number[] = [];
   let next = 0;
   const worker = async () => {
-    while (next < COMMANDS) {
+    while (next < count) {
       const i = next++;
       const lift = lifts[i % INGEST_LIFTS]!;
       const started = performance.now();
@@ -206,6 +208,13 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
     await new Promise((r) => setTimeout(r, 1_000));
     const rssMiB5000 = rssMiB(server.child.pid!);
     log(`${mode}: ${connected.connected} lifts connected in ${connected.ms} ms; server RSS ${rssBefore} -> ${rssMiB5000} MiB`);
+
+    // Warm-up, not measured: a fresh process runs its first messages and commands through
+    // the interpreter and cold caches; without this the short run measures mostly that.
+    // (State events, not trips: the trip totals are the duplicate check of the measured run.)
+    await fleet.ask({ op: 'ingest', lifts: INGEST_LIFTS, perLift: WARMUP_PER_LIFT, window: INGEST_WINDOW, firstSeq: 500_000, code: 'RZD1' });
+    await commandRoundTrips(server, token, lifts, WARMUP_COMMANDS);
+    log(`${mode}: warmed up (${INGEST_LIFTS * WARMUP_PER_LIFT} messages, ${WARMUP_COMMANDS} commands)`);
 
     // (1) ingest.
     const firstSeq = 1_000_000;
