@@ -4,19 +4,15 @@
  * time (CONCURRENCY=4 for four in flight). Prints the SQL statements per command and their time. Run it when command figures drop:
  *   node --import tsx bench/profile-commands.ts
  */
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openPglite, type Database, type SqlExecutor } from '../apps/server/src/db/client.ts';
 import { provisionLifts } from '../apps/server/test/support/fleet.ts';
 import { ADMIN_PASSWORD } from '../apps/server/test/helpers.ts';
-import { LiftMachine } from '../apps/simulator/src/lift-machine.ts';
-import type { FleetReply, FleetRequest } from './lift-fleet.ts';
+import { sampleStatus, startFleet } from './fleet-process.ts';
 
 const COMMANDS = 200;
 /** Commands in flight at once (bench/run.ts uses 4). */
@@ -39,13 +35,8 @@ const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'profcm
 const app = await buildApp({ config, database, logger: false });
 await app.ready();
 const lifts = await provisionLifts(database.sql, 'PC', 20);
-const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'lift-fleet.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-await once(child, 'message');
-const ask = <T>(req: FleetRequest) => new Promise<T>((resolve, reject) => {
-  child.once('message', (r: FleetReply) => (r.ok ? resolve(r as T) : reject(new Error(r.error))));
-  child.send(req);
-});
-const status = new LiftMachine({ deviceNo: 'PC-00001', kind: 'inclinedStraightRack', floors: 2, now: Date.now(), random: Math.random }).status();
+const { child, ask } = await startFleet();
+const status = sampleStatus('PC-00001');
 await ask({ op: 'connect', url: `mqtt://127.0.0.1:${app.mqtt.options.port}`, lifts, status });
 const login = await app.inject({ method: 'POST', url: '/auth/access/login', payload: { username: 'admin', password: ADMIN_PASSWORD } });
 const token = login.json<{ result: { token: string } }>().result.token;

@@ -4,10 +4,7 @@
  * sizes and time per stage. Not part of `npm run bench`; run it when ingest figures drop:
  *   node --import tsx bench/profile-ingest.ts
  */
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -19,8 +16,7 @@ import { startMosquitto } from '../apps/server/test/support/mosquitto.ts';
 import { createDatabase } from '../apps/server/test/support/postgres.ts';
 import { provisionLifts } from '../apps/server/test/support/fleet.ts';
 import { ADMIN_PASSWORD } from '../apps/server/test/helpers.ts';
-import { LiftMachine } from '../apps/simulator/src/lift-machine.ts';
-import type { FleetReply, FleetRequest } from './lift-fleet.ts';
+import { sampleStatus, startFleet } from './fleet-process.ts';
 
 const LIFTS = Number(process.env.LIFTS ?? 1000);
 const PER_LIFT = Number(process.env.PER_LIFT ?? 40);
@@ -60,13 +56,8 @@ const config = loadConfig({ ...broker.env, DATABASE_URL: scratch.url, DATA_DIR: 
 const app = await buildApp({ config, database, logger: false });
 await app.ready();
 
-const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'lift-fleet.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-await once(child, 'message');
-const ask = <T>(req: FleetRequest) => new Promise<T>((resolve, reject) => {
-  child.once('message', (r: FleetReply) => (r.ok ? resolve(r as T) : reject(new Error(r.error))));
-  child.send(req);
-});
-const status = new LiftMachine({ deviceNo: 'PROF-00001', kind: 'inclinedStraightRack', floors: 2, now: Date.now(), random: Math.random }).status();
+const { child, ask } = await startFleet();
+const status = sampleStatus('PROF-00001');
 await ask({ op: 'connect', url: broker.url, lifts, status });
 await new Promise((r) => setTimeout(r, 2000));
 stats.queries.clear();

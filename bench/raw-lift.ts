@@ -129,8 +129,7 @@ export class RawLift {
       const id = this.packetId();
       out.writeUInt16BE(id, at);
       at += 2;
-      if (done) this.waiting.set(id, done);
-      else this.waiting.set(id, () => {});
+      this.waiting.set(id, done ?? (() => {}));
     }
     out.write(payload, at);
     this.socket.write(out);

@@ -15,17 +15,14 @@
  * the PostgreSQL server that gets a scratch database. Each mode prints one JSON line; the
  * last line is JSON.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { once } from 'node:events';
 import WebSocket from 'ws';
 import { openPglite, openPostgres, type Database } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { seed } from '../apps/server/src/db/seed.ts';
-import { LiftMachine } from '../apps/simulator/src/lift-machine.ts';
 import { startMosquitto, mosquittoMissing, type PrivateMosquitto } from '../apps/server/test/support/mosquitto.ts';
 import { createDatabase } from '../apps/server/test/support/postgres.ts';
 import { startServerProcess, signIn, type ServerProcess } from '../apps/server/test/support/server-process.ts';
@@ -33,7 +30,8 @@ import { provisionLifts, type ProvisionedLift } from '../apps/server/test/suppor
 import { brokerAdminFor } from '../apps/server/test/support/broker-admin.ts';
 import { freePort, until } from '../apps/server/test/support/ports.ts';
 import { ADMIN_PASSWORD } from '../apps/server/test/helpers.ts';
-import type { FleetReply, FleetRequest } from './lift-fleet.ts';
+import type { FleetRequest } from './lift-fleet.ts';
+import { sampleStatus, startFleet } from './fleet-process.ts';
 import { cpuMs, cpuMsByName } from './cpu.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -75,18 +73,6 @@ function percentile(sorted: number[], p: number): number {
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
-}
-
-/** The lift fleet process and a request/answer helper over IPC. */
-async function startFleet(): Promise<{ child: ChildProcess; ask: <T = Record<string, unknown>>(req: FleetRequest) => Promise<T> }> {
-  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'lift-fleet.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await once(child, 'message');
-  const ask = <T>(req: FleetRequest) =>
-    new Promise<T>((resolve, reject) => {
-      child.once('message', (reply: FleetReply) => (reply.ok ? resolve(reply as T) : reject(new Error(reply.error))));
-      child.send(req);
-    });
-  return { child, ask };
 }
 
 /** Migrations, the seed and the lifts, before the server starts. */
@@ -191,7 +177,7 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
       fleet.child.kill('SIGKILL');
       idleFleet.child.kill('SIGKILL');
     });
-    const status = new LiftMachine({ deviceNo: 'BENCH-00001', kind: 'inclinedStraightRack', floors: 2, now: Date.now(), random: Math.random }).status();
+    const status = sampleStatus('BENCH-00001');
 
     // (4) memory with every lift connected (each said presence and status).
     const rssBefore = rssMiB(server.child.pid!);

@@ -6,7 +6,12 @@ import { LoadError } from '../../../components/charts/data-state.tsx';
 import { PlainList } from '../../../components/charts/plain-list.tsx';
 import { useAccess } from '../../../lib/access.tsx';
 import { useLanguage } from '../../../lib/i18n/language.ts';
-import { alertsApi, useAlertMutation, useNotifications, type NotificationItem } from '../api/alerts-api.ts';
+import {
+  alertsApi,
+  useAlertMutation,
+  useNotifications,
+  type NotificationItem,
+} from '../api/alerts-api.ts';
 import { alertText } from '../api/alert-text.ts';
 import { AlertKindTag } from './alert-kind-tag.tsx';
 
@@ -92,5 +97,4 @@ export default function NotificationPanel({ onClose }: { onClose: () => void }) 
       </div>
     </div>
   );
-
 }

@@ -11,6 +11,7 @@ import { createQueryClient } from '../../../lib/query-client.ts';
 import { useEnglish } from '../../../test/render.tsx';
 import { SessionContext, type Session } from '../../../lib/session.ts';
 import { ConfigPanel } from './config-panel.tsx';
+import { liftListItem } from '../../../test/lift-fixtures.ts';
 
 vi.mock('../../../lib/http.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof HttpModule>();
@@ -29,18 +30,7 @@ const SLOW = { timeout: 15_000 };
 const config = defaultConfig('inclinedStraightRack', 2);
 const info: LiftInfo = {
   lift: {
-    id: '6f1c2a3b-0000-4000-8000-000000000001',
-    deviceNo: 'DEMO-0001',
-    alias: 'Station',
-    kind: 'inclinedStraightRack',
-    online: true,
-    mode: 'standby',
-    floor: 1,
-    floors: 2,
-    firmware: '1.0.0',
-    activeFault: null,
-    lastSeenAt: null,
-    location: {},
+    ...liftListItem({ id: '6f1c2a3b-0000-4000-8000-000000000001', alias: 'Station' }),
     iotInfo: {},
     configVersion: 3,
     onlineSince: null,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LiftListItem } from '@liftlink/protocol';
 import { createQueryClient } from '../../../lib/query-client.ts';
+import { liftListItem } from '../../../test/lift-fixtures.ts';
 import { fleetPatch } from '../components/use-fleet-patches.ts';
 import {
   INITIAL_LIFT_QUERY,
@@ -10,21 +11,8 @@ import {
   type LiftPage,
 } from './lifts-api.ts';
 
-const item = (id: string, patch: Partial<LiftListItem> = {}): LiftListItem => ({
-  id,
-  deviceNo: id.toUpperCase(),
-  alias: '',
-  kind: 'inclinedStraightRack',
-  online: true,
-  mode: 'standby',
-  floor: 1,
-  floors: 2,
-  firmware: '1.0.0',
-  activeFault: null,
-  lastSeenAt: null,
-  location: {},
-  ...patch,
-});
+const item = (id: string, patch: Partial<LiftListItem> = {}): LiftListItem =>
+  liftListItem({ id, deviceNo: id.toUpperCase(), ...patch });
 
 describe('fleet list', () => {
   it('asks the server for one page, filtered and sorted there', () => {
