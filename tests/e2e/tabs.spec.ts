@@ -12,6 +12,8 @@ async function contextMenu(page: Page, title: string, item: string) {
   await tab(page, title).click({ button: 'right' });
   const entry = open.getByRole('menuitem', { name: item });
   await entry.waitFor();
+  // The menu is placed after it renders (first off-screen): wait until it is where it shows.
+  await expect(entry).toBeInViewport();
   // On a starved machine the menu's opening motion can keep it "unstable" for long: click it anyway.
   await entry.click({ force: true });
   await expect(open).toHaveCount(0);
