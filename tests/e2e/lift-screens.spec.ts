@@ -132,6 +132,8 @@ test('a locked lift refuses movement with its reason; lock and unlock need no co
 }) => {
   test.setTimeout(120_000);
   const lift = await liftServer.admin.lift('DEMO-0004');
+  // The demo lifts make random local trips; a moving lift refuses the lock (rightly).
+  await liftServer.admin.waitForStatus(lift.id, (i) => i.status?.platform.movement === 'stop', 60_000);
   await openLift(page, lift.id);
   try {
     await page.getByTestId('cmd-lock-true').click();
