@@ -1,10 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import errorsPlugin from './plugins/errors.ts';
@@ -15,6 +15,10 @@ import authPlugin from './plugins/auth.ts';
 import mqttPlugin from './plugins/mqtt.ts';
 import brokerAdmin from './modules/broker/plugin.ts';
 import webPlugin from './plugins/web.ts';
+import metricsPlugin from './plugins/metrics.ts';
+import { commandsPlugin } from './modules/commands/service.ts';
+import tlsPlugin, { readTlsFiles } from './plugins/tls.ts';
+import tlsHeaders from './plugins/tls-headers.ts';
 import authRoutes from './modules/auth/routes.ts';
 import accountRoutes from './modules/account/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
@@ -23,7 +27,7 @@ import systemRoles from './modules/system/roles.ts';
 import systemOrgs from './modules/system/orgs.ts';
 import ingestPlugin from './modules/ingest/plugin.ts';
 import liftRoutes from './modules/lifts/routes.ts';
-import liveSocket from './modules/live/ws.ts';
+import liveSocket, { closeLiveSockets } from './modules/live/ws.ts';
 import demoFleet from './modules/lifts/demo-fleet.ts';
 import deviceCredentials from './modules/lifts/credentials.ts';
 import alertRoutes from './modules/alerts/routes.ts';
@@ -31,6 +35,9 @@ import oplogRoutes from './modules/oplog/routes.ts';
 import dashboardRoutes from './modules/dashboard/routes.ts';
 import manufactureRoutes from './modules/manufacture/routes.ts';
 import documentRoutes from './modules/documents/routes.ts';
+import backupRoutes from './modules/backup/routes.ts';
+import jobsPlugin from './modules/jobs/plugin.ts';
+import { openApiSchemas, openApiTransform } from './lib/openapi.ts';
 import './types.ts';
 
 export interface BuildOptions {
@@ -40,13 +47,18 @@ export interface BuildOptions {
   sms?: SmsSender;
   logger?: FastifyServerOptions['logger'];
   onAdminPassword?: (username: string, password: string) => void;
+  /** Sees every route as it is added (tests list what the server answers). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Bodies above this are refused with 413 before parsing. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  // TLS_CERT_FILE + TLS_KEY_FILE: HTTPS on PORT. A file that cannot serve stops the start here (one line naming the variable).
+  const tlsMaterial = opts.config.tls ? readTlsFiles(opts.config.tls) : null;
   const app = Fastify({
+    ...(tlsMaterial ? { https: { cert: tlsMaterial.cert, key: tlsMaterial.key } } : {}),
     logger: opts.logger ?? {
       level: opts.config.logLevel,
       // Secrets never reach a log, even if a future log line includes a body or headers.
@@ -59,6 +71,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     pluginTimeout: 120_000,
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', opts.config);
@@ -67,21 +80,27 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (opts.sms) app.decorate('sms', opts.sms);
 
   await app.register(errorsPlugin);
+  await app.register(metricsPlugin); // Prometheus, on METRICS_HOST:METRICS_PORT (not on PORT)
   await app.register(helmet, {
+    // HSTS and upgrade-insecure-requests only over HTTPS: plugins/tls-headers.ts adds them per request.
+    hsts: false,
     contentSecurityPolicy: {
-      directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:', 'blob:'], connectSrc: ["'self'", 'ws:', 'wss:', 'http://127.0.0.1:*', 'ws://127.0.0.1:*'] },
+      directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:', 'blob:'], connectSrc: ["'self'", 'ws:', 'wss:', 'http://127.0.0.1:*', 'ws://127.0.0.1:*'], upgradeInsecureRequests: null },
     },
   });
+  await app.register(tlsHeaders);
+  await app.register(tlsPlugin, { initial: tlsMaterial });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'LiftLink API', version: '1.0.0', description: 'Every response is `{ success, code, msg, result }`.' },
-      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'Access-Token' } } },
+      info: { title: 'LiftLink API', version: '1.0.0', description: 'Every response is `{ success, code, msg, result }`. Each operation names what it needs in `x-permission` (and the first line of its description): `public`, `authenticated` (any signed-in user) or one `permissionId.action`.' },
+      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'Access-Token' } }, schemas: openApiSchemas as Record<string, object> },
       security: [{ accessToken: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // At shutdown live sockets are closed with 1012 (Service Restart): browsers reconnect.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 }, preClose: closeLiveSockets });
   await app.register(dbPlugin, { database: opts.database, onAdminPassword: opts.onAdminPassword });
   // With PostgreSQL several instances may share the load, so they share the counts too.
   const sharedLimits = app.database.kind === 'postgres';
@@ -92,7 +111,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(mqttPlugin);
   await app.register(brokerAdmin); // Mosquitto dynamic security, only with MQTT_URL and MQTT_DYNSEC=true
   await app.register(ingestPlugin);
+  await app.register(commandsPlugin);
   await app.register(deviceCredentials);
+  await app.register(jobsPlugin); // background jobs: cleanup, retention (modules/jobs)
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
@@ -107,6 +128,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(dashboardRoutes);
   await app.register(manufactureRoutes);
   await app.register(documentRoutes);
+  await app.register(backupRoutes);
   await app.register(demoFleet);
   await app.register(webPlugin);
   return app;

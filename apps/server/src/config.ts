@@ -45,6 +45,17 @@ const envSchema = z.object({
   /** Requests per client address and minute, counted across all instances with PostgreSQL. */
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(1_000_000).default(600),
   COMMAND_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Prometheus metrics on a listener of their own (never on PORT); 0 turns them off. */
+  METRICS_PORT: port.default(9464),
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /** Days a run-log entry is kept (at most a month longer: a whole month is dropped at once). */
+  RUN_LOG_RETENTION_DAYS: z.coerce.number().int().min(31).max(36_500).default(400),
+  /** PEM certificate (chain allowed) and its key: HTTPS on PORT and MQTT over TLS on MQTT_TLS_PORT. */
+  TLS_CERT_FILE: z.string().trim().optional(),
+  TLS_KEY_FILE: z.string().trim().optional(),
+  MQTT_TLS_PORT: port.default(8883),
+  /** With TLS: 'false' keeps plain MQTT off the network (the server's own connection uses a loopback port). */
+  MQTT_PLAIN: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });
 
 export interface Config {
@@ -72,6 +83,20 @@ export interface Config {
   ingestConnections: number;
   commandWaitMs: number;
   rateLimitMax: number;
+  /** Prometheus metrics listener; port 0 = no listener. */
+  metrics: { port: number; host: string };
+  runLogRetentionDays: number;
+  /** TLS_CERT_FILE and TLS_KEY_FILE, or null for plain HTTP and MQTT. */
+  tls: TlsConfig | null;
+}
+
+export interface TlsConfig {
+  certFile: string;
+  keyFile: string;
+  /** MQTT over TLS on the embedded broker. */
+  mqttTlsPort: number;
+  /** Whether the embedded broker also takes plain MQTT on MQTT_PORT. */
+  mqttPlain: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -85,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const tls = tlsConfig(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -100,7 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.LIFTLINK_ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl: e.PUBLIC_URL ?? `${tls ? 'https' : 'http'}://localhost:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     site: {
@@ -117,5 +143,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestConnections: e.INGEST_CONNECTIONS,
     commandWaitMs: e.COMMAND_WAIT_MS,
     rateLimitMax: e.RATE_LIMIT_MAX,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    runLogRetentionDays: e.RUN_LOG_RETENTION_DAYS,
+    tls,
   };
+}
+
+/** Both TLS files or neither; the files themselves are checked when the server starts (plugins/tls.ts). */
+function tlsConfig(e: z.infer<typeof envSchema>): TlsConfig | null {
+  const { TLS_CERT_FILE: cert, TLS_KEY_FILE: key } = e;
+  if (cert && !key) throw new ConfigError('TLS_KEY_FILE is not set: TLS_CERT_FILE needs the key file that goes with it.');
+  if (key && !cert) throw new ConfigError('TLS_CERT_FILE is not set: TLS_KEY_FILE needs the certificate file that goes with it.');
+  if (!cert || !key) {
+    if (!e.MQTT_PLAIN) throw new ConfigError('MQTT_PLAIN=false needs TLS_CERT_FILE and TLS_KEY_FILE: without TLS it would leave lifts no broker port.');
+    return null;
+  }
+  return { certFile: path.resolve(cert), keyFile: path.resolve(key), mqttTlsPort: e.MQTT_TLS_PORT, mqttPlain: e.MQTT_PLAIN };
 }

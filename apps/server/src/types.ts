@@ -1,6 +1,7 @@
-import type { Action, Permission, PermissionCheck, PermissionId } from '@liftlink/protocol';
+import type { Permission, PermissionCheck } from '@liftlink/protocol';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import type { Grant } from './modules/access/policy.ts';
 import type { AuditEntry } from './modules/audit/repository.ts';
 import type { Mailer, SmsSender } from './plugins/messaging.ts';
 
@@ -13,9 +14,12 @@ export interface AuthContext {
   language: string;
   orgId: string | null;
   orgKind: 'manufacturer' | 'operator' | null;
+  /** Informational (shown in user info); grants nothing — privileges come from `permissions`. */
   roleType: string;
   permissions: Permission[];
   viaCookie: boolean;
+  /** The grant the route was admitted under (its declared `permissionId.action` and scope). */
+  grant?: Grant;
 }
 
 /** What a route needs: nobody, any signed-in user, or one `permissionId.action`. */
@@ -37,8 +41,4 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
   }
-}
-
-export function can(auth: AuthContext | null, permissionId: PermissionId, action: Action): boolean {
-  return !!auth?.permissions.some((p) => p.permissionId === permissionId && p.actions.includes(action));
 }

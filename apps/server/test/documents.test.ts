@@ -91,7 +91,7 @@ describe.each(DB_KINDS)('documents on %s', (kind) => {
     expect((await viewer.post('/api/document/delete', { id: manual.id })).statusCode).toBe(403);
     expect((await admin.post('/api/document/delete', { id: manual.id })).statusCode).toBe(200);
     expect(body(await viewer.get(documentDownloadPath(manual.id, manual.name))).code).toBe('document.notFound');
-    await storeSeedDocuments(t.database.sql, seedDocuments());
+    await storeSeedDocuments(t.database.sql, await seedDocuments());
     const after = body(await admin.get('/api/document/list?kind=manual')).result.list;
     expect(after.map((d: any) => d.deviceKind)).not.toContain('inclined3dSprocket');
     expect(body(await admin.post('/api/document/delete', { id: manual.id })).code).toBe('document.notFound');

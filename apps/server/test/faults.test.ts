@@ -6,6 +6,7 @@ import { openPostgres, type Database } from '../src/db/client.ts';
 import { spawnSimulator } from '../src/modules/lifts/demo-fleet.ts';
 import { ADMIN_PASSWORD, body, client, login } from './helpers.ts';
 import { mosquittoMissing, startMosquitto, type PrivateMosquitto } from './support/mosquitto.ts';
+import { skipWithout } from './support/required.ts';
 import { privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } from './support/postgres.ts';
 import { TcpProxy } from './support/tcp-proxy.ts';
 import { provisionLifts, type ProvisionedLift } from './support/fleet.ts';
@@ -20,12 +21,11 @@ import path from 'node:path';
  * is cut, a lift's link dies silently. Through each, lifts keep publishing; afterwards
  * every event the broker accepted is stored exactly once, and /health said what was down.
  */
-const skip = mosquittoMissing ?? privatePostgresMissing;
-if (skip) console.warn(`fault tests skipped: ${skip}`);
+const skip = skipWithout('Mosquitto and a private PostgreSQL', mosquittoMissing ?? privatePostgresMissing);
 
 const HEARTBEAT_SECONDS = 6;
 
-describe.skipIf(skip !== null)('faults on Mosquitto and PostgreSQL', () => {
+describe.skipIf(skip)('faults on Mosquitto and PostgreSQL', () => {
   let broker: PrivateMosquitto;
   let pg: PrivatePostgres;
   let dbLink: TcpProxy;

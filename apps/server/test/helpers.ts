@@ -8,12 +8,14 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { openPglite, openPostgres, type Database } from '../src/db/client.ts';
 import type { Mail } from '../src/plugins/messaging.ts';
 import { createDatabase } from './support/postgres.ts';
+import { skipWithout } from './support/required.ts';
 
 /**
  * The database kinds every integration test runs on: PGlite always, PostgreSQL when
- * TEST_DATABASE_URL is set (`.ci/run` sets it, so CI always runs both).
+ * TEST_DATABASE_URL is set (`.ci/run` sets it, so CI always runs both; under CI=true its
+ * absence fails the run instead of leaving PostgreSQL untested).
  */
-export const DB_KINDS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+export const DB_KINDS: ('pglite' | 'postgres')[] = skipWithout('PostgreSQL', process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set') ? ['pglite'] : ['pglite', 'postgres'];
 
 export const ADMIN_PASSWORD = 'Admin-Test-Password-1';
 
@@ -46,7 +48,7 @@ export interface TestApp {
 
 export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', MQTT_PORT: '0', SIMULATOR: '0', LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', MQTT_PORT: '0', METRICS_PORT: '0', SIMULATOR: '0', LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'silent', ...env });
   const { database, drop } = await freshDatabase(kind);
   const mails: Mail[] = [];
   const sms: { mobile: string; text: string }[] = [];

@@ -19,14 +19,16 @@ describe.each(DB_KINDS)('lifts on the wire on %s', (kind) => {
   let admin: ReturnType<typeof client>;
   let fleet: DemoLift[];
   let sim: ReturnType<typeof spawnSimulator>;
+  let stopped: ReturnType<typeof spawnSimulator> | undefined;
   let brokerUrl: string;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
     t = await startTestApp(kind, { HEARTBEAT_SECONDS: '15', COMMAND_WAIT_MS: '3000' });
     admin = client(t.app, await login(t.app, 'admin', ADMIN_PASSWORD));
-    // Three lifts provisioned; the third is not simulated, so a test may connect with its credentials.
-    fleet = await ensureDemoFleet(t.database.sql, 3);
+    // Five lifts provisioned; two simulated for every test, the third never connects, the
+    // fourth gets a simulator of its own to stop, the fifth's credentials are the intruder's.
+    fleet = await ensureDemoFleet(t.database.sql, 5);
     brokerUrl = `mqtt://127.0.0.1:${t.app.mqtt.options.port}`;
     sim = spawnSimulator(fleet.slice(0, 2), brokerUrl, () => {});
     await sim.ready;
@@ -35,6 +37,7 @@ describe.each(DB_KINDS)('lifts on the wire on %s', (kind) => {
   }, 90_000);
   afterAll(async () => {
     sim?.child.kill('SIGTERM');
+    stopped?.child.kill('SIGTERM');
     await t.close();
   });
 
@@ -43,7 +46,7 @@ describe.each(DB_KINDS)('lifts on the wire on %s', (kind) => {
       const res = body(await admin.get('/auth/access/lift/get?sort=deviceNo')).result;
       return res.list.slice(0, 2).every((l: any) => l.online && l.mode) && res.list;
     });
-    expect(list.map((l: any) => [l.deviceNo, l.online])).toEqual([['DEMO-0001', true], ['DEMO-0002', true], ['DEMO-0003', false]]);
+    expect(list.slice(0, 3).map((l: any) => [l.deviceNo, l.online])).toEqual([['DEMO-0001', true], ['DEMO-0002', true], ['DEMO-0003', false]]);
     expect(list[0]).toMatchObject({ kind: 'inclinedStraightRack', floors: 2, floor: 1, mode: 'standby', activeFault: null });
     const filtered = body(await admin.get('/auth/access/lift/get?kind=inclined2dRack')).result;
     expect(filtered.list.map((l: any) => l.deviceNo)).toEqual(['DEMO-0002']);
@@ -136,7 +139,10 @@ describe.each(DB_KINDS)('lifts on the wire on %s', (kind) => {
 
   it('refuses an invalid configuration with field messages and sends nothing', async () => {
     const liftId = ids['DEMO-0002']!;
-    const info = body(await admin.post('/auth/access/lift/getInfo', { liftId })).result;
+    const read = body(await admin.post('/auth/access/lift/config/read', { liftId })).result;
+    expect(read.state, JSON.stringify(read)).toBe('done');
+    const info = { config: read.config, lift: { configVersion: read.version } };
+    const before = await t.database.sql.query('select count(*) as n from lift_commands where lift_id = $1', [liftId]);
     const moved = { ...info.config, parkingMemory2: info.config.parkingMemory2 + 501 };
     const res = await admin.post('/auth/access/lift/run/setting/update', { liftId, config: moved, version: info.lift.configVersion, confirmReconfigure: true });
     expect(res.statusCode).toBe(400);
@@ -144,6 +150,7 @@ describe.each(DB_KINDS)('lifts on the wire on %s', (kind) => {
     const tooLow = { ...info.config, parkingMemory1: 100 };
     const low = await admin.post('/auth/access/lift/run/setting/update', { liftId, config: tooLow, version: info.lift.configVersion, confirmReconfigure: true });
     expect(body(low).result.issues.map((i: any) => i.message)).toContain('validation.minConfigured');
+    expect(await t.database.sql.query('select count(*) as n from lift_commands where lift_id = $1', [liftId])).toEqual(before);
   });
 
   it('keeps other organizations out: their lift is not found, and a viewer cannot command', async () => {
@@ -163,7 +170,7 @@ describe.each(DB_KINDS)('lifts on the wire on %s', (kind) => {
   });
 
   it('lets a lift publish and subscribe only under its own topics, wildcards included', async () => {
-    const [, b, c] = fleet as [DemoLift, DemoLift, DemoLift];
+    const [, b, , , c] = fleet as [DemoLift, DemoLift, DemoLift, DemoLift, DemoLift];
     const spy = await mqtt.connectAsync(brokerUrl, { clientId: b.deviceNo + '-x', username: 'liftlink-server', password: 'wrong', reconnectPeriod: 0 }).catch((e: Error) => e);
     expect(spy).toBeInstanceOf(Error);
     // An intruder with lift C's own credentials (the client id must equal the device number).
@@ -174,15 +181,25 @@ describe.each(DB_KINDS)('lifts on the wire on %s', (kind) => {
       // The broker answers a refused subscription with return code 128, which MQTT.js raises.
       await expect(intruder.subscribeAsync(filter), filter).rejects.toThrow();
     }
+    // A command to B goes out (B answers it), then a marker to the intruder's own command
+    // topic: a leaked command to B would have reached the intruder before the marker.
+    await intruder.subscribeAsync(liftTopic(c.deviceNo, 'cmd'), { qos: 1 });
+    const command = await admin.post('/auth/access/lift/control', { liftId: ids[b.deviceNo], command: 'test', args: { item: 'keyLights' } });
+    expect(command.statusCode, command.body).toBe(200);
+    await t.app.mqtt.publishAsync(liftTopic(c.deviceNo, 'cmd'), '{"marker":true}', { qos: 1 });
+    await until('the marker', async () => got.length > 0, 10_000);
+    expect(got).toEqual([liftTopic(c.deviceNo, 'cmd')]);
     // Publishing under another lift's topic is refused and the broker drops the connection.
     const closed = new Promise<void>((r) => intruder.once('close', () => r()));
     intruder.publish(liftTopic(b.deviceNo, 'event'), JSON.stringify({ seq: 9e15, ts: new Date().toISOString(), code: 'EA' }), { qos: 1 });
     await closed;
-    await admin.post('/auth/access/lift/control', { liftId: ids[b.deviceNo], command: 'test', args: { item: 'keyLights' } });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(got).toEqual([]);
-    expect(await t.database.sql.query('select id from lift_events where lift_id = $1 and seq = $2', [ids[b.deviceNo], 9e15])).toEqual([]);
     await intruder.endAsync(true).catch(() => {});
+    // The marker for storage: an event of its own, acknowledged once stored, after the forged one.
+    const again = await mqtt.connectAsync(brokerUrl, { clientId: c.deviceNo, username: c.deviceNo, password: c.secret, reconnectPeriod: 0, clean: true });
+    await again.publishAsync(liftTopic(c.deviceNo, 'event'), JSON.stringify({ seq: 9e15, ts: new Date().toISOString(), code: 'EA' }), { qos: 1 });
+    await until('the marker event', async () => (await t.database.sql.query('select id from lift_events where lift_id = $1 and seq = $2', [ids[c.deviceNo], 9e15])).length === 1, 10_000);
+    await again.endAsync(true).catch(() => {});
+    expect(await t.database.sql.query('select id from lift_events where lift_id = $1 and seq = $2', [ids[b.deviceNo], 9e15])).toEqual([]);
     const wrongSecret = await mqtt.connectAsync(brokerUrl, { clientId: b.deviceNo, username: b.deviceNo, password: 'not-the-secret', reconnectPeriod: 0 }).catch((e: Error) => e);
     expect(wrongSecret).toBeInstanceOf(Error);
   });
@@ -224,15 +241,21 @@ describe.each(DB_KINDS)('lifts on the wire on %s', (kind) => {
   });
 
   it('turns a stopped lift offline within the heartbeat window and refuses commands to it at once', async () => {
-    const liftId = ids['DEMO-0001']!;
-    sim.child.kill('SIGKILL');
-    await until('offline', async () => !body(await admin.post('/auth/access/lift/getInfo', { liftId })).result.lift.online, 15_000);
-    const started = Date.now();
+    const liftId = ids['DEMO-0004']!;
+    stopped = spawnSimulator([fleet[3]!], brokerUrl, () => {});
+    await stopped.ready;
+    await until('online', async () => body(await admin.post('/auth/access/lift/getInfo', { liftId })).result.lift.online, 30_000);
+    stopped.child.kill('SIGKILL');
+    await until('offline', async () => !body(await admin.post('/auth/access/lift/getInfo', { liftId })).result.lift.online, 20_000);
+    const commands = () => t.database.sql.query('select count(*) as n from lift_commands where lift_id = $1', [liftId]);
+    const before = await commands();
+    // At once: refused as offline (not left to expire after COMMAND_WAIT_MS), and nothing is sent.
     const res = await admin.post('/auth/access/lift/control', { liftId, command: 'summon', args: { floor: 1 } });
     expect(res.statusCode).toBe(503);
     expect(body(res).code).toBe('lift.offline');
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(body(res).result).toMatchObject({ commandId: null, state: 'failed', reason: 'offline' });
+    expect(await commands()).toEqual(before);
     const info = body(await admin.post('/auth/access/lift/getInfo', { liftId })).result;
     expect(info.stats.onlineMsTotal).toBeGreaterThan(0);
-  }, 30_000);
+  }, 90_000);
 });

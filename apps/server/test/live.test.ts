@@ -52,8 +52,11 @@ describe('live updates over the WebSocket', () => {
     expect(event).toMatchObject({ liftId: ids['DEMO-0001'], code: 'RZY2', fault: false });
     const [stored] = await t.database.sql.query<{ id: string }>('select id from lift_events where lift_id = $1 and code = $2', [ids['DEMO-0001'], 'RZY2']);
     expect(event.id).toBe(Number(stored!.id));
+    // A lift this socket did not subscribe to, then a marker from the subscribed one through
+    // the same path: had the first been pushed, it would have arrived before the marker.
     await send('DEMO-0002', 'event', { code: 'RZY1' });
-    await new Promise((r) => setTimeout(r, 200));
+    await send('DEMO-0001', 'event', { code: 'RZD1' });
+    await ws.next((m) => m.type === 'event' && m.code === 'RZD1');
     expect(ws.messages.filter((m) => m.liftId === ids['DEMO-0002'])).toEqual([]);
     ws.socket.close();
   });

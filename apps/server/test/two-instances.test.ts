@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { openPostgres, type Database } from '../src/db/client.ts';
 import { mosquittoMissing, startMosquitto, type PrivateMosquitto } from './support/mosquitto.ts';
+import { skipWithout } from './support/required.ts';
 import { createDatabase, privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } from './support/postgres.ts';
 import { signIn, startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { provisionLifts, type ProvisionedLift } from './support/fleet.ts';
@@ -15,10 +16,9 @@ import { ADMIN_PASSWORD } from './helpers.ts';
  * Production layout in miniature: two server processes sharing one PostgreSQL and one
  * Mosquitto (dynamic security), with a simulated demo fleet and bare lift connections.
  */
-const skip = mosquittoMissing ?? (process.env.TEST_DATABASE_URL ? null : privatePostgresMissing);
-if (skip) console.warn(`two-instance tests skipped: ${skip}`);
+const skip = skipWithout('Mosquitto and PostgreSQL', mosquittoMissing ?? (process.env.TEST_DATABASE_URL ? null : privatePostgresMissing));
 
-describe.skipIf(skip !== null)('two server instances on one PostgreSQL and one Mosquitto', () => {
+describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto', () => {
   let broker: PrivateMosquitto;
   let privatePg: PrivatePostgres | undefined;
   let db: { url: string; drop: () => Promise<void> };

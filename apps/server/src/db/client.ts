@@ -1,15 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { drizzle as drizzleProxy } from 'drizzle-orm/pg-proxy';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import * as schema from './schema.ts';
-
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-
-/** Raw SQL for what an ORM does poorly: migrations, batched inserts, aggregates. */
+/**
+ * Every query is plain SQL with numbered parameters (`migrations/*.sql` are the schema's
+ * one definition); rows come back as objects keyed by column name or alias.
+ */
 export interface SqlExecutor {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   exec(text: string): Promise<void>;
@@ -18,13 +14,19 @@ export interface SqlExecutor {
 
 export interface Database {
   kind: 'pglite' | 'postgres';
-  db: Db;
   sql: SqlExecutor;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * PGlite only: the whole data directory as a gzip'd tar, taken between two statements
+   * (after a checkpoint), for backups while the server runs.
+   */
+  dumpDataDir?(): Promise<Uint8Array>;
+  /** For the metrics: PostgreSQL's pool (connections open, idle, callers waiting); PGlite's statements waiting their turn. */
+  poolState(): { total: number; idle: number; waiting: number };
 }
 
-type WorkerAnswer = { id: number; rows: unknown[]; fields?: string[]; error?: undefined } | { id: number; error: Record<string, unknown> & { message: string } };
+type WorkerAnswer = { id: number; rows: unknown[]; fields?: string[]; data?: Uint8Array; error?: undefined } | { id: number; error: Record<string, unknown> & { message: string } };
 
 /**
  * PGlite in `dataDir/pg` (or in memory when dataDir is ':memory:'), on a worker thread of
@@ -67,7 +69,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
   worker.on('exit', () => failAll(new Error('the embedded database has stopped')));
   worker.unref();
 
-  function send(request: { op: 'query'; text: string; params?: unknown[]; rowMode?: 'array' } | { op: 'exec'; text: string } | { op: 'close' }) {
+  function send(request: { op: 'query'; text: string; params?: unknown[]; rowMode?: 'array' } | { op: 'exec'; text: string } | { op: 'dump' } | { op: 'close' }) {
     if (failure) return Promise.reject(failure);
     const id = ++nextId;
     return new Promise<WorkerAnswer & { error?: undefined }>((resolve, reject) => {
@@ -80,9 +82,12 @@ export async function openPglite(dataDir: string): Promise<Database> {
 
   // One session: statements wait their turn; a transaction keeps the turn until it ends.
   let turn: Promise<unknown> = Promise.resolve();
+  let queued = 0;
   function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    queued++;
     const run = turn.then(work, work);
     turn = run.catch(() => {});
+    void turn.then(() => queued--);
     return run;
   }
   const inSession: Omit<SqlExecutor, 'transaction'> = {
@@ -105,16 +110,13 @@ export async function openPglite(dataDir: string): Promise<Database> {
         }
       }),
   };
-  // Drizzle through its proxy driver: it asks for rows as arrays when it maps them itself.
-  const db = drizzleProxy(async (text, params, method) => {
-    const answer = await exclusive(() => send({ op: 'query', text, params, rowMode: method === 'execute' ? undefined : 'array' }));
-    return { rows: answer.rows };
-  });
   return {
     kind: 'pglite',
-    db: db as unknown as Db,
     sql,
     ping: async () => void (await sql.query('select 1')),
+    dumpDataDir: async () => (await exclusive(() => send({ op: 'dump' }))).data!,
+    // One session: it is either busy or idle; the rest wait in the queue.
+    poolState: () => ({ total: 1, idle: queued === 0 ? 1 : 0, waiting: Math.max(0, queued - 1) }),
     close: async () => {
       if (failure) return;
       await exclusive(() => send({ op: 'close' }));
@@ -158,9 +160,9 @@ export async function openPostgres(url: string): Promise<Database> {
   };
   return {
     kind: 'postgres',
-    db: drizzlePg({ client: pool, schema }) as unknown as Db,
     sql,
     ping: async () => void (await pool.query('select 1')),
+    poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

@@ -14,7 +14,8 @@ export class AppError extends Error {
   }
 }
 
-export function ok<T>(result: T, msg = 'OK'): ApiResponse<T> {
+/** The success envelope; typed as exactly what the routes' response schemas describe. */
+export function ok<T>(result: T, msg = 'OK'): { success: true; code: 'ok'; msg: string; result: T } {
   return { success: true, code: 'ok', msg, result };
 }
 

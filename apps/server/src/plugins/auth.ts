@@ -1,10 +1,11 @@
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
-import { CSRF_COOKIE, CSRF_HEADER, TOKEN_COOKIE, TOKEN_HEADER, type PermissionCheck, type Permission } from '@liftlink/protocol';
+import { CSRF_COOKIE, CSRF_HEADER, TOKEN_COOKIE, TOKEN_HEADER, type Permission } from '@liftlink/protocol';
 import { AppError } from '../lib/errors.ts';
 import { safeEqual, sha256 } from '../lib/crypto.ts';
-import { can, type AuthContext, type RouteAccess } from '../types.ts';
+import type { AuthContext, RouteAccess } from '../types.ts';
+import { authorize } from '../modules/access/policy.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Paths served without the access declaration: API docs and the web client's files. */
@@ -15,6 +16,14 @@ export interface DeclaredRoute {
   method: string;
   url: string;
   access: RouteAccess;
+  /** The request names a lift (`liftId` or `deviceNo` in its body or query): its scope applies. */
+  namesLift: boolean;
+}
+
+/** Whether a route's body or query schema has a `liftId` or `deviceNo` field. */
+function namesLift(schema: unknown): boolean {
+  const parts = schema as { body?: { shape?: object }; querystring?: { shape?: object } } | undefined;
+  return [parts?.body?.shape, parts?.querystring?.shape].some((shape) => !!shape && ('liftId' in shape || 'deviceNo' in shape));
 }
 
 declare module 'fastify' {
@@ -43,7 +52,7 @@ export default fp(async (app) => {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access`);
     }
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') app.declaredRoutes.push({ method, url: route.url, access });
+      if (method !== 'HEAD') app.declaredRoutes.push({ method, url: route.url, access, namesLift: namesLift(route.schema) });
     }
   });
 
@@ -59,11 +68,13 @@ export default fp(async (app) => {
       if (typeof header !== 'string' || !cookieValue || !safeEqual(header, cookieValue)) throw new AppError('csrf.invalid');
     }
     if (access === 'authenticated') return;
-    const [permissionId, action] = access.split('.') as [Permission['permissionId'], Permission['actions'][number]];
-    if (!can(request.auth, permissionId, action)) {
+    // The one decision; the grant's scope then filters every lift the route selects.
+    const grant = authorize(request.auth, access);
+    if (!grant) {
       await app.audit({ action: 'access.denied', result: 'denied', userId: request.auth.userId, username: request.auth.username, ip: request.ip, detail: { method: request.method, url: request.routeOptions.url, needs: access } });
-      throw new AppError('forbidden', { needs: access satisfies PermissionCheck });
+      throw new AppError('forbidden', { needs: access });
     }
+    request.auth.grant = grant;
   });
 
   /**

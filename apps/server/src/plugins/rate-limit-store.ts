@@ -39,7 +39,8 @@ export function postgresRateLimitStore(sql: SqlExecutor) {
   };
 }
 
-/** Forgets windows that ended; called now and then by one of the instances (any will do). */
-export async function purgeRateLimits(sql: SqlExecutor): Promise<void> {
-  await sql.query('delete from rate_limit_hits where reset_at < now()');
+/** Forgets windows that ended; called by the cleanup job (modules/jobs/cleanup.ts). Returns how many. */
+export async function purgeRateLimits(sql: SqlExecutor): Promise<number> {
+  const [row] = await sql.query<{ n: string }>('with gone as (delete from rate_limit_hits where reset_at < now() returning 1) select count(*) as n from gone');
+  return Number(row?.n ?? 0);
 }

@@ -1,5 +1,11 @@
 import type { ReactNode } from 'react';
-import type { Permission, PermissionCheck, UserInfo } from '@liftlink/protocol';
+import {
+  hasPermission,
+  type LiftAccess,
+  type Permission,
+  type PermissionCheck,
+  type UserInfo,
+} from '@liftlink/protocol';
 import { useOptionalSession } from './session.ts';
 
 /** The role's permissions from `/auth/access/info` (actionList, else actionEntitySet). */
@@ -11,25 +17,26 @@ export function permissionsOf(info: Pick<UserInfo, 'role'>): Permission[] {
       Array.isArray(p.actionList) && p.actionList.length > 0
         ? [...p.actionList]
         : (p.actionEntitySet ?? []).map((a) => a.action),
+    scope: p.scope,
   }));
 }
 
 /**
- * The protocol's `hasPermission`, for the shell: the protocol module that holds it also
- * builds the permission schemas, and importing it would put zod into the first download
- * after sign-in. access.test.tsx holds the two to the same answers.
+ * `permissionId.action` check of the user's role (spec section 6): the protocol's
+ * `hasPermission`, which the server runs too. For menus, pages and controls that are not
+ * about one lift; false outside the logged-in area.
  */
-export function holds(permissions: readonly Permission[], check: PermissionCheck): boolean {
-  const [id, action] = check.split('.');
-  return permissions.some(
-    (p) => p.permissionId === id && (p.actions as readonly string[]).includes(action ?? ''),
-  );
-}
-
-/** `permissionId.action` check (spec section 6); false outside the logged-in area. */
 export function useAccess(): (check: PermissionCheck) => boolean {
   const session = useOptionalSession();
-  return (check) => (session ? holds(session.permissions, check) : false);
+  return (check) => (session ? hasPermission(session.permissions, check) : false);
+}
+
+/**
+ * What the user may do with one lift: the server's answer sent with the lift (its scope
+ * rules live on the server only). A lift without the answer allows nothing.
+ */
+export function liftAllows(lift: { access?: LiftAccess }, check: PermissionCheck): boolean {
+  return lift.access?.allowed.includes(check) ?? false;
 }
 
 /** Renders its children only when the user holds `check`; the control is absent otherwise. */

@@ -37,8 +37,11 @@ export type Query = Record<string, string | number | boolean | null | undefined>
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
-  /** The caller shows its own error (sign-in, registration): no global 401 / 403 notices. */
-  quiet?: boolean;
+  /**
+   * The caller shows its own error: `true` (sign-in, registration) no global 401 / 403
+   * notices; `'forbidden'` (user info) no 403 notice, a 401 still ends the session.
+   */
+  quiet?: boolean | 'forbidden';
   signal?: AbortSignal;
 }
 
@@ -178,10 +181,8 @@ export async function request<T>(
     typeof envelope?.msg === 'string' ? envelope.msg : response.statusText,
     envelope?.result ?? null,
   );
-  if (!options.quiet) {
-    if (response.status === 401) handleUnauthorized(error);
-    else if (response.status === 403) handleForbidden(error);
-  }
+  if (response.status === 401 && options.quiet !== true) handleUnauthorized(error);
+  else if (response.status === 403 && !options.quiet) handleForbidden(error);
   throw error;
 }
 

@@ -1,4 +1,10 @@
-import type { LiftListItem } from '@liftlink/protocol';
+import { LIFT_PERMISSION_IDS, PERMISSION_CHECKS, type LiftListItem } from '@liftlink/protocol';
+
+/** Everything on a lift, as the server answers the administrator. */
+export const FULL_LIFT_ACCESS: LiftListItem['access'] = {
+  allowed: PERMISSION_CHECKS.filter((c) => (LIFT_PERMISSION_IDS as readonly string[]).includes(c.split('.')[0]!)),
+  configRole: 'manufacturer',
+};
 
 /** A list row of a standing, online 2-floor inclined rack lift; tests change what they need. */
 export function liftListItem(
@@ -16,6 +22,7 @@ export function liftListItem(
     activeFault: null,
     lastSeenAt: null,
     location: {},
+    access: FULL_LIFT_ACCESS,
     ...patch,
   };
 }

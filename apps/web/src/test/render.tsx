@@ -23,6 +23,7 @@ export function userInfo(
     permissionId: p.permissionId,
     actionList: [...p.actions],
     actionEntitySet: p.actions.map((action) => ({ action })),
+    scope: p.scope,
   }));
   const ids = new Set<string>(permissions.map((p) => p.permissionId));
   return {

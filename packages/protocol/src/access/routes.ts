@@ -1,4 +1,4 @@
-import type { PermissionId } from './permissions.ts';
+import type { PermissionId } from './permission-rules.ts';
 
 /** A route of the logged-in area as the server sends it in `/auth/access/info`. */
 export interface RouteEntry {
@@ -56,6 +56,7 @@ export const APP_ROUTES: RouteEntry[] = [
       { path: '/system/users', name: 'users', component: 'SystemUsers', meta: { title: 'menu.system.users', permission: ['user'] } },
       { path: '/system/roles', name: 'roles', component: 'SystemRoles', meta: { title: 'menu.system.roles', permission: ['role'] } },
       { path: '/system/orgs', name: 'orgs', component: 'SystemOrgs', meta: { title: 'menu.system.orgs', permission: ['org'] } },
+      { path: '/system/backup', name: 'backup', component: 'SystemBackup', meta: { title: 'menu.system.backup', permission: ['user'] } },
     ],
   },
   {

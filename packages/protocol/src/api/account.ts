@@ -59,12 +59,14 @@ export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 
 export const sessionRevokeSchema = z.strictObject({ id: z.uuid() });
 
-export interface SessionView {
-  id: string;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  ip: string | null;
-  userAgent: string | null;
-  current: boolean;
-}
+/** One of the signed-in user's sessions (the account's security page). */
+export const sessionViewSchema = z.strictObject({
+  id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  expiresAt: z.string(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  current: z.boolean(),
+});
+export type SessionView = z.infer<typeof sessionViewSchema>;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../constants.ts';
-import { permissionSchema } from '../access/permissions.ts';
+import { permissionInputSchema, permissionSchema } from '../access/permissions.ts';
 import { emailSchema, mobileSchema, newPasswordSchema, usernameSchema } from './auth.ts';
+import { pageOf } from './envelope.ts';
 
 const name = z.string().trim().min(1, 'validation.required').max(100, 'validation.tooLong');
 const id = z.uuid('validation.id');
@@ -44,7 +45,7 @@ export const userResetPasswordSchema = z.strictObject({ id, password: newPasswor
 export const roleCreateSchema = z.strictObject({
   name,
   roleType: z.string().trim().min(1).max(40).optional(),
-  permissions: z.array(permissionSchema).max(50),
+  permissions: z.array(permissionInputSchema).max(50),
 });
 export const roleUpdateSchema = roleCreateSchema.partial().extend({ id });
 
@@ -52,32 +53,48 @@ export const orgCreateSchema = z.strictObject({ name, kind: z.enum(ORG_KINDS) })
 export const orgUpdateSchema = z.strictObject({ id, name });
 export const orgAssignLiftsSchema = z.strictObject({ orgId: id.nullable(), liftIds: z.array(id).min(1).max(1000) });
 
-export interface UserView {
-  id: string;
-  username: string;
-  name: string;
-  email: string | null;
-  mobile: string | null;
-  status: UserStatus;
-  language: string;
-  twoStep: boolean;
-  role: { id: string; name: string };
-  organization: { id: string; name: string } | null;
-  createdAt: string;
-  lastLoginAt: string | null;
-}
-export interface RoleView {
-  id: string;
-  name: string;
-  roleType: string;
-  builtIn: boolean;
-  permissions: { permissionId: string; actions: string[] }[];
-  userCount: number;
-}
-export interface OrgView {
-  id: string;
-  name: string;
-  kind: OrgKind;
-  userCount: number;
-  liftCount: number;
-}
+export const userViewSchema = z.strictObject({
+  id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  mobile: z.string().nullable(),
+  status: z.enum(USER_STATUSES),
+  language: z.string(),
+  twoStep: z.boolean(),
+  role: z.strictObject({ id: z.string(), name: z.string() }),
+  organization: z.strictObject({ id: z.string(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+});
+export type UserView = z.infer<typeof userViewSchema>;
+export const userPageSchema = pageOf(userViewSchema);
+
+export const roleViewSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  roleType: z.string(),
+  builtIn: z.boolean(),
+  permissions: z.array(permissionSchema),
+  userCount: z.number(),
+});
+export type RoleView = z.infer<typeof roleViewSchema>;
+
+export const orgViewSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(ORG_KINDS),
+  userCount: z.number(),
+  liftCount: z.number(),
+});
+export type OrgView = z.infer<typeof orgViewSchema>;
+
+/** A lift an organization holds (`GET /auth/access/system/orgs/lifts`). */
+export const orgLiftSchema = z.strictObject({ id: z.string(), deviceNo: z.string().nullable(), alias: z.string(), kind: z.string(), assigned: z.boolean() });
+
+/** The id of what a `create` made. */
+export const createdIdSchema = z.strictObject({ id: z.string() });
+/** `POST .../orgs/assign-lifts`: how many lifts changed hands. */
+export const assignedCountSchema = z.strictObject({ assigned: z.number() });
+/** `POST .../users/end-sessions`: how many sessions were ended. */
+export const endedSessionsSchema = z.strictObject({ ended: z.number() });

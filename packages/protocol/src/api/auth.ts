@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, PASSWORD_MAX, PASSWORD_MIN } from '../constants.ts';
-import type { Action, PermissionId } from '../access/permissions.ts';
+import { actionSchema, permissionIdSchema, scopeSchema } from '../access/permissions.ts';
 import type { RouteEntry } from '../access/routes.ts';
 
 /**
@@ -76,29 +76,67 @@ export const forgePasswordSchema = z.strictObject({ email: emailSchema });
 export const resetPasswordSchema = z.strictObject({ token: z.string().min(20).max(200), password: newPasswordSchema });
 export const twoStepQuerySchema = z.strictObject({ username: required(254) });
 
-export interface LoginResult {
-  token: string;
-  expiresAt: string;
-}
+export const loginResultSchema = z.strictObject({ token: z.string(), expiresAt: z.string() });
+export type LoginResult = z.infer<typeof loginResultSchema>;
 
-export interface UserInfoPermission {
-  permissionId: PermissionId;
-  actionEntitySet: { action: Action }[];
-  actionList: Action[];
-}
+export const userInfoPermissionSchema = z.strictObject({
+  permissionId: permissionIdSchema,
+  actionEntitySet: z.array(z.strictObject({ action: actionSchema })),
+  actionList: z.array(actionSchema),
+  /** How far the entry reaches (own, served, all). */
+  scope: scopeSchema,
+});
+export type UserInfoPermission = z.infer<typeof userInfoPermissionSchema>;
+
+/** A route of the logged-in area (see APP_ROUTES); children nest. */
+export const routeEntrySchema: z.ZodType<RouteEntry> = z.strictObject({
+  path: z.string(),
+  name: z.string(),
+  component: z.string().optional(),
+  redirect: z.string().optional(),
+  meta: z
+    .strictObject({ title: z.string(), icon: z.string().optional(), permission: z.array(permissionIdSchema).optional(), hideInMenu: z.boolean().optional() })
+    .optional(),
+  get children() {
+    return z.array(routeEntrySchema).optional();
+  },
+});
 
 /** `GET /auth/access/info` result. */
-export interface UserInfo {
-  id: string;
-  username: string;
-  name: string;
-  avatar: string;
-  email: string | null;
-  mobile: string | null;
-  language: string;
-  roleType: string;
-  organization: { id: string; name: string; kind: 'manufacturer' | 'operator' } | null;
-  role: { id: string; name: string; permissions: UserInfoPermission[] };
-  routes: RouteEntry[];
-  settings: Record<string, unknown>;
-}
+export const userInfoSchema = z.strictObject({
+  id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  avatar: z.string(),
+  email: z.string().nullable(),
+  mobile: z.string().nullable(),
+  language: z.string(),
+  /** The role's type as a label (shown, never used to decide access). */
+  roleType: z.string(),
+  organization: z.strictObject({ id: z.string(), name: z.string(), kind: z.enum(['manufacturer', 'operator']) }).nullable(),
+  role: z.strictObject({ id: z.string(), name: z.string(), permissions: z.array(userInfoPermissionSchema) }),
+  routes: z.array(routeEntrySchema),
+  settings: z.record(z.string(), z.unknown()),
+});
+export type UserInfo = z.infer<typeof userInfoSchema>;
+
+/** `GET /auth/Hi`: sets the CSRF cookie. */
+export const hiResultSchema = z.strictObject({ hi: z.boolean() });
+/** `POST /account/sms`: the code is on its way (the same answer for any number). */
+export const smsSentSchema = z.strictObject({ resendAfterSeconds: z.number() });
+/** `POST /auth/register`: where the activation mail went. */
+export const registeredSchema = z.strictObject({ email: z.string() });
+/** `GET /auth/2step-code`: whether the account confirms a password sign-in with an SMS code. */
+export const twoStepResultSchema = z.strictObject({ stepCode: z.boolean() });
+
+/** `GET /auth/public/site`: the product's name and footer texts, and the other sign-in providers (none). */
+export const siteInfoSchema = z.strictObject({
+  productName: z.string(),
+  maker: z.string(),
+  version: z.string(),
+  copyright: z.string(),
+  filingNumber: z.string(),
+  serviceContact: z.string(),
+  providers: z.array(z.string()),
+});
+export type SiteInfo = z.infer<typeof siteInfoSchema>;

@@ -66,6 +66,7 @@ export const API_CODES = {
   'config.invalid': { status: 400, msg: 'modification failed' },
   'document.notFound': { status: 404, msg: 'Document not found' },
   'service.unavailable': { status: 503, msg: 'The service is unavailable' },
+  'backup.external': { status: 409, msg: 'This server uses PostgreSQL: back it up with pg_dump (docs/operations.md)' },
   'rateLimited': { status: 429, msg: 'Too many requests' },
   internal: { status: 500, msg: 'Internal server error' },
 } as const satisfies Record<string, { status: number; msg: string }>;
@@ -77,3 +78,54 @@ export interface FieldIssue {
   path: string;
   message: string;
 }
+
+/** Every code an error answer may carry. */
+export const API_ERROR_CODES = (Object.keys(API_CODES) as ApiCode[]).filter((c) => c !== 'ok');
+
+/**
+ * A route's success answer: `{ success: true, code: 'ok', msg, result }`. Used as the
+ * route's response schema, so the server checks what it sends against it and the
+ * OpenAPI document shows it.
+ */
+export const envelopeOf = <T extends z.ZodType>(result: T) =>
+  z.strictObject({ success: z.literal(true), code: z.literal('ok'), msg: z.string(), result });
+
+/** Any error answer: `result` carries the details of the code (field issues, a retry delay, a command's state). */
+export const errorEnvelopeSchema = z
+  .strictObject({
+    success: z.literal(false),
+    code: z.enum(API_ERROR_CODES as [ApiCode, ...ApiCode[]]),
+    msg: z.string(),
+    result: z.unknown(),
+  })
+  .meta({ description: 'An error: `code` names it (see API_CODES), `msg` is English text, `result` holds its details or null.' });
+
+/** The response schemas of a JSON route: its success envelope, and the error envelope for 4xx and 5xx. */
+export const responsesOf = <T extends z.ZodType>(result: T) => ({ 200: envelopeOf(result), '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema });
+
+/**
+ * The response schemas of a route that answers with a file or a text document instead
+ * of JSON (errors still come as the JSON envelope).
+ */
+export const fileResponsesOf = (contentType: string, description: string) => ({
+  200: { description, content: { [contentType]: { schema: z.string().meta({ format: 'binary' }) } } },
+  '4xx': errorEnvelopeSchema,
+  '5xx': errorEnvelopeSchema,
+});
+
+/**
+ * A point in time in an answer: an ISO 8601 string on the wire. The server may hand a
+ * database timestamp (a Date) straight to the answer; JSON turns it into the same string.
+ */
+export const dateTimeSchema = z
+  .custom<string>((v) => typeof v === 'string' || v instanceof Date, 'validation.invalid')
+  .meta({ type: 'string', format: 'date-time' });
+
+/** The null result of a route that answers only with its success. */
+export const emptyResultSchema = z.null();
+
+/** A result that is one list: `{ list: [...] }`. */
+export const listOf = <T extends z.ZodType>(item: T) => z.strictObject({ list: z.array(item) });
+
+/** A page of a longer list: `{ list: [...], total }` (total counts every match, not just this page). */
+export const pageOf = <T extends z.ZodType>(item: T) => z.strictObject({ list: z.array(item), total: z.number() });

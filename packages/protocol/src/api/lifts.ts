@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { DEVICE_KINDS, type DeviceKind } from '../device/kinds.ts';
-import { commandNameSchema, type CommandState, type RefusalReason } from '../device/commands.ts';
-import type { LiftStatus } from '../device/status.ts';
-import type { ConfigIssue, LiftConfig } from '../device/config.ts';
+import { DEVICE_KINDS } from '../device/kinds.ts';
+import { commandNameSchema, commandStateSchema, refusalReasonSchema } from '../device/commands.ts';
+import { liftStatusSchema } from '../device/status.ts';
+import { dateTimeSchema, pageOf } from './envelope.ts';
+import { actionSchema, permissionIdSchema } from '../access/permissions.ts';
+import type { LiftAccess } from '../access/permission-rules.ts';
 
 /** Request and answer shapes of the lift API (spec section 7), shared by server and web. */
 const liftId = z.uuid('validation.id');
@@ -84,48 +86,137 @@ export const configLogQuerySchema = z.strictObject({
 export const daysQuerySchema = z.strictObject({ liftId, days: z.coerce.number().int().min(1).max(365).default(30) });
 export const hoursQuerySchema = z.strictObject({ liftId, hours: z.coerce.number().int().min(1).max(168).default(6) });
 
-export interface LiftListItem {
-  id: string;
-  deviceNo: string | null;
-  alias: string;
-  kind: DeviceKind;
-  online: boolean;
-  mode: string | null;
-  floor: number | null;
-  floors: number;
-  firmware: string;
-  activeFault: string | null;
-  lastSeenAt: string | null;
-  location: Partial<LiftLocation>;
-}
+/** A configuration as the server stores and sends it: field key to value. */
+export const liftConfigValuesSchema = z.record(z.string(), z.union([z.number(), z.boolean(), z.string()]));
 
-export interface LiftStats {
-  onlineMsTotal: number;
-  onlineMsToday: number;
-  tripsTotal: number;
-  tripsToday: number;
-}
+/** A lift's location as stored (every field optional; what the location form saved). */
+export const storedLocationSchema = z.strictObject({
+  address: z.string(),
+  site: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  contact: z.string(),
+  notes: z.string(),
+}).partial();
 
-export interface LiftInfo {
-  lift: LiftListItem & { iotInfo: Record<string, string>; configVersion: number; onlineSince: string | null };
-  status: LiftStatus | null;
-  config: LiftConfig | null;
-  stats: LiftStats;
-}
+/** What the caller may do with one lift (see LiftAccess), sent with the lift. */
+export const liftAccessSchema = z.strictObject({
+  allowed: z.array(z.templateLiteral([permissionIdSchema, '.', actionSchema])),
+  configRole: z.enum(['manufacturer', 'operator']),
+}) satisfies z.ZodType<LiftAccess>;
 
-export interface RunLogEntry {
-  id: number;
-  ts: string;
-  code: string;
-  text: string;
-  fault: boolean;
-  floor: number | null;
-}
+/** One row of the lift list (`GET /auth/access/lift/get`). */
+export const liftListItemSchema = z.strictObject({
+  id: z.string(),
+  deviceNo: z.string().nullable(),
+  alias: z.string(),
+  kind: z.enum(DEVICE_KINDS),
+  online: z.boolean(),
+  mode: z.string().nullable(),
+  floor: z.number().nullable(),
+  floors: z.number(),
+  firmware: z.string(),
+  activeFault: z.string().nullable(),
+  lastSeenAt: z.string().nullable(),
+  location: storedLocationSchema,
+  access: liftAccessSchema,
+});
+export type LiftListItem = z.infer<typeof liftListItemSchema>;
+export const liftPageSchema = pageOf(liftListItemSchema);
+export type LiftPage = z.infer<typeof liftPageSchema>;
 
-export interface CommandResult {
-  commandId: string;
-  state: CommandState;
-  reason: RefusalReason | null;
-  reasonText: string | null;
-  issues?: ConfigIssue[];
-}
+export const liftStatsSchema = z.strictObject({
+  onlineMsTotal: z.number(),
+  onlineMsToday: z.number(),
+  tripsTotal: z.number(),
+  tripsToday: z.number(),
+});
+export type LiftStats = z.infer<typeof liftStatsSchema>;
+
+/** `POST /auth/access/lift/getInfo`: the lift, its last status and configuration, its running figures. */
+export const liftInfoSchema = z.strictObject({
+  lift: liftListItemSchema.extend({ iotInfo: z.record(z.string(), z.string()), configVersion: z.number(), onlineSince: z.string().nullable() }),
+  status: liftStatusSchema.nullable(),
+  config: liftConfigValuesSchema.nullable(),
+  stats: liftStatsSchema,
+});
+export type LiftInfo = z.infer<typeof liftInfoSchema>;
+
+export const runLogEntrySchema = z.strictObject({
+  id: z.number(),
+  ts: z.string(),
+  code: z.string(),
+  text: z.string(),
+  fault: z.boolean(),
+  floor: z.number().nullable(),
+});
+export type RunLogEntry = z.infer<typeof runLogEntrySchema>;
+export const runLogPageSchema = pageOf(runLogEntrySchema);
+
+export const configIssueSchema = z.strictObject({ path: z.string(), message: z.string(), params: z.record(z.string(), z.number()).optional() });
+
+/** A command's outcome: `done` on success; a refusal comes as an error whose result has this shape. */
+export const commandResultSchema = z.strictObject({
+  commandId: z.string(),
+  state: commandStateSchema,
+  reason: refusalReasonSchema.nullable(),
+  reasonText: z.string().nullable(),
+  issues: z.array(configIssueSchema).optional(),
+});
+export type CommandResult = z.infer<typeof commandResultSchema>;
+
+/** `POST /auth/access/lift/config/read`: the command's outcome and the configuration it brought. */
+export const configReadResultSchema = commandResultSchema.extend({ config: liftConfigValuesSchema.nullable(), version: z.number() });
+export type ConfigReadResult = z.infer<typeof configReadResultSchema>;
+
+/** One configuration change (cloud or lift). The id is a number (a numeric string on PostgreSQL). */
+export const configLogEntrySchema = z.strictObject({
+  id: z.union([z.number(), z.string()]),
+  ts: dateTimeSchema,
+  username: z.string().nullable(),
+  /** Who changed it: the cloud (a user) or the lift itself (local keypad, EF reset). */
+  source: z.string(),
+  commandId: z.string().nullable(),
+  version: z.number().nullable(),
+  before: liftConfigValuesSchema.nullable(),
+  after: liftConfigValuesSchema.nullable(),
+  result: z.string(),
+});
+export type ConfigLogEntry = z.infer<typeof configLogEntrySchema>;
+export const configLogPageSchema = pageOf(configLogEntrySchema);
+
+/** The lift's last 50 commands. */
+export const commandRecordSchema = z.strictObject({
+  commandId: z.string(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  state: commandStateSchema,
+  reason: refusalReasonSchema.nullable(),
+  username: z.string().nullable(),
+  createdAt: dateTimeSchema,
+  updatedAt: dateTimeSchema,
+});
+export type CommandRecord = z.infer<typeof commandRecordSchema>;
+
+export const dailyStatSchema = z.strictObject({ day: z.string(), trips: z.number(), onlineMs: z.number() });
+export type DailyStat = z.infer<typeof dailyStatSchema>;
+export const sampleSchema = z.strictObject({ ts: z.string(), voltage: z.number(), loadValue: z.number() });
+export type Sample = z.infer<typeof sampleSchema>;
+
+/** What ingest has stored and left out since the start (`GET /auth/access/lift/ingest/stats`). */
+export const ingestStatsSchema = z.strictObject({
+  stored: z.number(),
+  drops: z.record(z.string(), z.number()),
+  pending: z.number(),
+});
+
+/** The public page behind a lift's QR code: what it is and whom to call. */
+export const qrcodeLiftSchema = z.strictObject({
+  liftId: z.string(),
+  deviceNo: z.string(),
+  kind: z.string(),
+  floors: z.number(),
+  serviceContact: z.string(),
+  maker: z.string(),
+});
+export type QrcodeLift = z.infer<typeof qrcodeLiftSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { deviceKindSchema, deviceNoSchema, floorCountSchema, type DeviceKind } from '../device/kinds.ts';
-import type { LiftConfig } from '../device/config.ts';
+import { deviceKindSchema, deviceNoSchema, floorCountSchema } from '../device/kinds.ts';
+import { liftConfigValuesSchema } from '../api/lifts.ts';
 import { configVersionSchema, wireConfigSchema } from '../mqtt/payloads.ts';
 import { controllerSerialSchema, firmwareSchema } from './messages.ts';
 
@@ -53,51 +53,61 @@ export const serialLogSchema = z.strictObject({
   detail: z.record(z.string().max(40), z.unknown()).optional(),
 });
 
-export interface ManufactureLift {
-  id: string;
-  deviceNo: string | null;
-  kind: DeviceKind;
-  floors: number;
-  firmware: string;
-  controllerSerial: string | null;
-  online: boolean;
-  lastSeenAt: string | null;
-  hasCredentials: boolean;
-  iotIssuedAt: string | null;
-  configVersion: number;
-  config: LiftConfig | null;
-}
+/** A lift as the factory bench sees it. */
+export const manufactureLiftSchema = z.strictObject({
+  id: z.string(),
+  deviceNo: z.string().nullable(),
+  kind: deviceKindSchema,
+  floors: z.number(),
+  firmware: z.string(),
+  controllerSerial: z.string().nullable(),
+  online: z.boolean(),
+  lastSeenAt: z.string().nullable(),
+  hasCredentials: z.boolean(),
+  iotIssuedAt: z.string().nullable(),
+  configVersion: z.number(),
+  config: liftConfigValuesSchema.nullable(),
+});
+export type ManufactureLift = z.infer<typeof manufactureLiftSchema>;
+
+/** `GET /manufacture/lift/lookup`: the visible lift record, and whether the device number is held by another controller. */
+export const liftLookupResultSchema = z.strictObject({ lift: manufactureLiftSchema.nullable(), deviceNoTaken: z.boolean() });
+/** `POST /manufacture/lift/updateLiftIotInfo`: the lift record after the change. */
+export const liftIotInfoResultSchema = z.strictObject({ liftId: z.string(), lift: manufactureLiftSchema });
 
 /** The answer of `getNewIot`: the secret appears here once and is stored only hashed. */
-export interface NewIotCredentials {
-  liftId: string;
-  deviceNo: string;
-  secret: string;
-  mqttUrl: string;
-  issuedAt: string;
-}
+export const newIotCredentialsSchema = z.strictObject({
+  liftId: z.string(),
+  deviceNo: z.string(),
+  secret: z.string(),
+  mqttUrl: z.string(),
+  issuedAt: z.string(),
+});
+export type NewIotCredentials = z.infer<typeof newIotCredentialsSchema>;
 
-export interface PairingCode {
-  code: string;
-  expiresAt: string;
-}
+/** A one-time code that pairs the serial bridge with the signed-in user. */
+export const pairingCodeResultSchema = z.strictObject({ code: z.string(), expiresAt: z.string() });
+export type PairingCode = z.infer<typeof pairingCodeResultSchema>;
+/** The bridge's answer after spending a pairing code: whom it now acts for. */
+export const pairVerifyResultSchema = z.strictObject({ user: z.string() });
 
 export const pairVerifySchema = z.strictObject({ code: z.string().max(20) });
 
 /** Documents (manuals per device kind, the bridge package, uploads). */
 export const DOCUMENT_KINDS = ['manual', 'bridge', 'other'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
-export interface DocumentView {
-  id: string;
-  name: string;
-  kind: DocumentKind;
-  deviceKind: DeviceKind | null;
-  contentType: string;
-  size: number;
-  builtIn: boolean;
-  uploadedBy: string | null;
-  createdAt: string;
-}
+export const documentViewSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(DOCUMENT_KINDS),
+  deviceKind: deviceKindSchema.nullable(),
+  contentType: z.string(),
+  size: z.number(),
+  builtIn: z.boolean(),
+  uploadedBy: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type DocumentView = z.infer<typeof documentViewSchema>;
 export const documentUploadQuerySchema = z.strictObject({
   name: z.string().trim().min(1, 'validation.required').max(200, 'validation.tooLong'),
   kind: z.enum(DOCUMENT_KINDS).default('other'),

@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '../../db/client.ts';
 import type { LiveMessage } from '../live/bus.ts';
+import { grantedSql } from '../access/policy.ts';
 
 type Tx = Omit<SqlExecutor, 'transaction'>;
 export type AlertKind = 'fault' | 'help' | 'offline';
@@ -16,6 +17,9 @@ export interface AlertView {
   acknowledgedAt: string | null;
   acknowledgedBy: string | null;
 }
+
+/** A recipient's role grants `alert.query` on the lift, in a scope that reaches it (the one policy). */
+const RECIPIENT_GRANT = grantedSql('r.permissions', 'u.org_id', 'alert.query');
 
 const SETTING_BY_KIND: Record<AlertKind, string> = { fault: 'mailFaults', help: 'mailHelp', offline: 'mailOffline' };
 
@@ -36,12 +40,11 @@ export async function raiseAlert(tx: Tx, liftId: string, kind: AlertKind, code: 
      select $1, u.id,
             case when $3 = 'offline' then $5::timestamptz + make_interval(mins => coalesce((u.notifications->>'offlineMinutes')::integer, 60)) else now() end,
             true
-       from users u join roles r on r.id = u.role_id left join organizations o on o.id = u.org_id join lifts l on l.id = $2
+       from users u join roles r on r.id = u.role_id join lifts l on l.id = $2
       where u.status = 'active'
         and coalesce((u.notifications->>$4)::boolean, false)
         and (jsonb_array_length(coalesce(u.notifications->'liftIds', '[]'::jsonb)) = 0 or coalesce(u.notifications->'liftIds', '[]'::jsonb) ? l.id::text)
-        and r.permissions @> '[{"permissionId":"alert","actions":["query"]}]'::jsonb
-        and (r.role_type = 'admin' or (o.kind = 'manufacturer' and l.manufacturer_org_id = u.org_id) or (o.kind = 'operator' and l.operator_org_id = u.org_id))`,
+        and ${RECIPIENT_GRANT}`,
     [alert.id, liftId, kind, SETTING_BY_KIND[kind], since],
   );
   return {

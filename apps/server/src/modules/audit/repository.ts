@@ -1,5 +1,4 @@
 import type { Database } from '../../db/client.ts';
-import { auditLog } from '../../db/schema.ts';
 
 export interface AuditEntry {
   action: string;
@@ -16,15 +15,8 @@ export interface AuditEntry {
 
 /** Writes one audit row. Callers never pass secrets: passwords, tokens and codes stay out. */
 export async function writeAudit(database: Database, entry: AuditEntry): Promise<void> {
-  await database.db.insert(auditLog).values({
-    action: entry.action,
-    result: entry.result,
-    userId: entry.userId ?? null,
-    username: entry.username ?? null,
-    targetType: entry.targetType ?? null,
-    targetId: entry.targetId ?? null,
-    liftId: entry.liftId ?? null,
-    ip: entry.ip ?? null,
-    detail: entry.detail ?? {},
-  });
+  await database.sql.query(
+    `insert into audit_log (action, result, user_id, username, target_type, target_id, lift_id, ip, detail) values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+    [entry.action, entry.result, entry.userId ?? null, entry.username ?? null, entry.targetType ?? null, entry.targetId ?? null, entry.liftId ?? null, entry.ip ?? null, JSON.stringify(entry.detail ?? {})],
+  );
 }

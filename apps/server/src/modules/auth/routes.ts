@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ACTIVATION_VALID_MS,
-  CSRF_COOKIE,
   RESET_VALID_MS,
   SMS_CODE_VALID_MS,
   SMS_RESEND_MS,
@@ -14,6 +13,15 @@ import {
   resetPasswordSchema,
   smsRequestSchema,
   twoStepQuerySchema,
+  responsesOf,
+  emptyResultSchema,
+  hiResultSchema,
+  siteInfoSchema,
+  smsSentSchema,
+  loginResultSchema,
+  userInfoSchema,
+  registeredSchema,
+  twoStepResultSchema,
 } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
 import { newToken, sixDigitCode } from '../../lib/crypto.ts';
@@ -23,21 +31,20 @@ import { consumeSubjectCode, consumeToken, issueCode, lastIssuedAgoMs } from './
 import { createSession, revokeSession, revokeUserSessions } from './sessions.ts';
 import { findTaken, findUserByLogin, findUserById, findUserByMobile, loadUserInfo, type UserRow } from '../users/repository.ts';
 import { mailText } from './mail-texts.ts';
+import { secureCookies, setCsrfCookie } from './cookies.ts';
 
 /** Sign-in, sessions, password, registration and recovery (spec sections 4, 5, 7, 8). */
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app.database;
-  const secureCookies = app.config.publicUrl.startsWith('https:');
 
-  app.get('/auth/Hi', { config: { access: 'public' } }, async (request, reply) => {
-    const token = request.cookies[CSRF_COOKIE] ?? newToken();
-    reply.setCookie(CSRF_COOKIE, token, { path: '/', sameSite: 'lax', httpOnly: false, secure: secureCookies });
+  app.get('/auth/Hi', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(hiResultSchema) } }, async (request, reply) => {
+    setCsrfCookie(request, reply);
     return ok({ hi: true });
   });
 
-  app.get('/auth/public/site', { config: { access: 'public' } }, async () => ok({ ...app.config.site, providers: [] as string[] }));
+  app.get('/auth/public/site', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(siteInfoSchema) } }, async () => ok({ ...app.config.site, providers: [] as string[] }));
 
-  app.post('/account/sms', { config: { access: 'public' }, schema: { body: smsRequestSchema } }, async (request) => {
+  app.post('/account/sms', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(smsSentSchema), body: smsRequestSchema } }, async (request) => {
     const { mobile } = request.body;
     await assertNotBlocked(sql, [addressKey(request.ip)]);
     const ago = await lastIssuedAgoMs(sql, 'sms', mobile);
@@ -52,7 +59,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok({ resendAfterSeconds: SMS_RESEND_MS / 1000 });
   });
 
-  app.post('/auth/access/login', { config: { access: 'public' }, schema: { body: loginSchema } }, async (request, reply) => {
+  app.post('/auth/access/login', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(loginResultSchema), body: loginSchema } }, async (request, reply) => {
     const body = request.body;
     const ip = request.ip;
     let user: UserRow | undefined;
@@ -96,13 +103,13 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
-      secure: secureCookies,
+      secure: secureCookies(request),
       ...(body.remember ? { expires: session.expiresAt } : {}),
     });
     return ok({ token: session.token, expiresAt: session.expiresAt.toISOString() });
   });
 
-  app.post('/auth/access/logout', { config: { access: 'authenticated' } }, async (request, reply) => {
+  app.post('/auth/access/logout', { config: { access: 'authenticated' }, schema: { tags: ['auth'], response: responsesOf(emptyResultSchema) } }, async (request, reply) => {
     const auth = request.auth!;
     await revokeSession(sql, auth.sessionId);
     await app.audit({ action: 'auth.logout', result: 'ok', userId: auth.userId, username: auth.username, ip: request.ip });
@@ -110,7 +117,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null);
   });
 
-  app.get('/auth/access/info', { config: { access: 'authenticated' } }, async (request) => {
+  app.get('/auth/access/info', { config: { access: 'authenticated' }, schema: { tags: ['auth'], response: responsesOf(userInfoSchema) } }, async (request) => {
     const info = await loadUserInfo(sql, request.auth!.userId);
     if (!info) throw new AppError('auth.unauthorized');
     // Spec section 4: a role without permissions cannot load user info.
@@ -118,7 +125,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(info);
   });
 
-  app.post('/auth/access/pwd/update', { config: { access: 'authenticated' }, schema: { body: passwordUpdateSchema } }, async (request) => {
+  app.post('/auth/access/pwd/update', { config: { access: 'authenticated' }, schema: { tags: ['auth'], response: responsesOf(emptyResultSchema), body: passwordUpdateSchema } }, async (request) => {
     const auth = request.auth!;
     const keys = [accountKey(auth.username), addressKey(request.ip)];
     await assertNotBlocked(sql, keys);
@@ -135,7 +142,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null, 'modification successful');
   });
 
-  app.post('/auth/register', { config: { access: 'public' }, schema: { body: registerSchema } }, async (request) => {
+  app.post('/auth/register', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(registeredSchema), body: registerSchema } }, async (request) => {
     const b = request.body;
     await assertNotBlocked(sql, [addressKey(request.ip)]);
     if (!(await consumeSubjectCode(sql, 'sms', b.mobile, b.captcha))) {
@@ -157,7 +164,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok({ email: b.email });
   });
 
-  app.post('/auth/activate', { config: { access: 'public' }, schema: { body: activateSchema } }, async (request) => {
+  app.post('/auth/activate', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(emptyResultSchema), body: activateSchema } }, async (request) => {
     const userId = await consumeToken(sql, 'activate', request.body.token);
     if (!userId) throw new AppError('auth.tokenInvalid');
     await sql.query(`update users set status = 'active', updated_at = now() where id = $1 and status = 'pending'`, [userId]);
@@ -165,7 +172,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null);
   });
 
-  app.post('/auth/forge-password', { config: { access: 'public' }, schema: { body: forgePasswordSchema } }, async (request) => {
+  app.post('/auth/forge-password', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(emptyResultSchema), body: forgePasswordSchema } }, async (request) => {
     await assertNotBlocked(sql, [addressKey(request.ip)]);
     const user = await findUserByLogin(sql, request.body.email);
     if (user?.email && user.status !== 'frozen') {
@@ -178,7 +185,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null);
   });
 
-  app.post('/auth/reset-password', { config: { access: 'public' }, schema: { body: resetPasswordSchema } }, async (request) => {
+  app.post('/auth/reset-password', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(emptyResultSchema), body: resetPasswordSchema } }, async (request) => {
     const userId = await consumeToken(sql, 'reset', request.body.token);
     const user = userId ? await findUserById(sql, userId) : undefined;
     if (!user) throw new AppError('auth.tokenInvalid');
@@ -190,7 +197,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null);
   });
 
-  app.get('/auth/2step-code', { config: { access: 'public' }, schema: { querystring: twoStepQuerySchema } }, async (request) => {
+  app.get('/auth/2step-code', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(twoStepResultSchema), querystring: twoStepQuerySchema } }, async (request) => {
     const user = await findUserByLogin(sql, request.query.username);
     return ok({ stepCode: user?.two_step ?? false });
   });

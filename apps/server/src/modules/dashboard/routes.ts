@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { eventText } from '@liftlink/protocol';
+import { eventText, responsesOf, workplaceDashboardSchema, analysisDashboardSchema } from '@liftlink/protocol';
 import { ok } from '../../lib/errors.ts';
-import { liftScope, rollupScope } from '../lifts/scope.ts';
+import { liftFilter, rollupKeys } from '../access/policy.ts';
 import type { SqlExecutor } from '../../db/client.ts';
 
 /** Below this battery voltage a lift needs attention (a 24 V pack near its cut-off). */
@@ -17,8 +17,8 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   }, ROLLUP_INTERVAL_MS);
   app.addHook('onClose', async () => clearInterval(job));
 
-  app.get('/auth/access/dashboard/workplace', { config: { access: 'dashboard.query' } }, async (request) => {
-    const scope = liftScope(request.auth!, 1);
+  app.get('/auth/access/dashboard/workplace', { config: { access: 'dashboard.query' }, schema: { tags: ['dashboard'], response: responsesOf(workplaceDashboardSchema) } }, async (request) => {
+    const scope = liftFilter(request.auth!, 1);
     const p = scope.param ? [scope.param] : [];
     const lang = request.auth!.language;
     const [counts] = await sql.query<{ total: string; online: string; offline: string; fault: string }>(
@@ -26,7 +26,7 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
               count(*) filter (where active_fault is not null) as fault from lifts l where ${scope.where}`,
       p,
     );
-    const attention = await sql.query<{ liftId: string; deviceNo: string | null; alias: string; reason: string; since: Date | null; code: string | null }>(
+    const attention = await sql.query<{ liftId: string; deviceNo: string | null; alias: string; reason: 'fault' | 'lowBattery' | 'offline'; since: Date | null; code: string | null }>(
       `select * from (
          select l.id as "liftId", l.device_no as "deviceNo", l.alias, 'fault' as reason, l.status_at as since, l.active_fault as code, 1 as rank
            from lifts l where ${scope.where} and l.active_fault is not null
@@ -50,15 +50,15 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   });
 
-  app.get('/auth/access/dashboard/analysis', { config: { access: 'dashboard.query' } }, async (request) => {
-    const scope = liftScope(request.auth!, 1);
+  app.get('/auth/access/dashboard/analysis', { config: { access: 'dashboard.query' }, schema: { tags: ['dashboard'], response: responsesOf(analysisDashboardSchema) } }, async (request) => {
+    const scope = liftFilter(request.auth!, 1);
     const p = scope.param ? [scope.param] : [];
     const today = `(now() at time zone 'utc')::date`;
     const trips30d = await sql.query<{ day: string; trips: string }>(
       `select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(f.trips, 0) as trips
          from generate_series(${today} - 29, ${today}, interval '1 day') as d(day)
-         left join fleet_daily_stats f on f.scope = $1 and f.day = d.day::date order by d.day`,
-      [rollupScope(request.auth!)],
+         left join (select day, sum(trips) as trips from fleet_daily_stats where scope = any($1::text[]) group by day) f on f.day = d.day::date order by d.day`,
+      [rollupKeys(request.auth!)],
     );
     const [ratio] = await sql.query<{ total: string; online: string }>(`select count(*) as total, count(*) filter (where online) as online from lifts l where ${scope.where}`, p);
     // From the hourly figures ingest keeps: the last N hours are the buckets from the hour
@@ -66,8 +66,8 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     const faults = (hours: number) =>
       sql.query<{ code: string; count: string }>(
         `select code, sum(faults) as count from fault_hourly_stats
-          where scope = $1 and hour >= date_trunc('hour', now() - make_interval(hours => $2)) group by code order by count desc, code`,
-        [rollupScope(request.auth!), hours],
+          where scope = any($1::text[]) and hour >= date_trunc('hour', now() - make_interval(hours => $2)) group by code order by count desc, code`,
+        [rollupKeys(request.auth!), hours],
       );
     const [faults24h, faults7d] = [await faults(24), await faults(24 * 7)];
     const top = await sql.query<{ liftId: string; deviceNo: string | null; alias: string; trips: string }>(

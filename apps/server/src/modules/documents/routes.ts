@@ -7,6 +7,11 @@ import {
   documentDownloadName,
   documentIdSchema,
   documentUploadQuerySchema,
+  documentViewSchema,
+  emptyResultSchema,
+  fileResponsesOf,
+  listOf,
+  responsesOf,
   type DocumentView,
 } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
@@ -72,14 +77,14 @@ const toView = (r: DocumentRow): DocumentView => ({
  */
 const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app.database;
-  await storeSeedDocuments(sql, seedDocuments());
+  await storeSeedDocuments(sql, await seedDocuments());
 
   // Uploads arrive as the raw file; this parser lives only in this plugin's scope.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_DOCUMENT_BYTES }, (_request, body, done) => done(null, body));
 
   app.get(
     '/api/document/list',
-    { config: { access: 'document.query' }, schema: { querystring: z.strictObject({ kind: z.enum(DOCUMENT_KINDS).optional() }) } },
+    { config: { access: 'document.query' }, schema: { tags: ['documents'], response: responsesOf(listOf(documentViewSchema)), querystring: z.strictObject({ kind: z.enum(DOCUMENT_KINDS).optional() }) } },
     async (request) => {
       const rows = await sql.query<DocumentRow>(
         `select id, name, kind, device_kind, content_type, size, seed_key, uploaded_by, created_at from documents
@@ -92,7 +97,14 @@ const documentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/document/download/:id/:name',
-    { config: { access: 'document.query' }, schema: { params: z.strictObject({ id: z.uuid('validation.id'), name: z.string().max(400) }) } },
+    {
+      config: { access: 'document.query' },
+      schema: {
+        tags: ['documents'],
+        response: fileResponsesOf('application/octet-stream', 'The file under its stored name; its stored type when that is a safe one (PDF, archives, office documents, plain text, Markdown, CSV, images), bytes to download otherwise.'),
+        params: z.strictObject({ id: z.uuid('validation.id'), name: z.string().max(400) }),
+      },
+    },
     async (request, reply) => {
       const [row] = await sql.query<{ name: string; content_type: string; data: Uint8Array }>(`select name, content_type, data from documents where id = $1 and deleted_at is null`, [request.params.id]);
       if (!row) throw new AppError('document.notFound');
@@ -100,13 +112,14 @@ const documentRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-type', SAFE_TYPES.test(row.content_type) ? row.content_type : 'application/octet-stream')
         .header('content-disposition', contentDisposition(documentDownloadName(row.name)))
         .header('cache-control', 'private, no-cache')
-        .send(Buffer.from(row.data));
+        // A file answer: its schema describes bytes, which the typed reply cannot express.
+        .send(Buffer.from(row.data) as unknown as string);
     },
   );
 
   app.post(
     '/api/document/upload',
-    { config: { access: 'document.import' }, bodyLimit: MAX_DOCUMENT_BYTES, schema: { querystring: documentUploadQuerySchema } },
+    { config: { access: 'document.import' }, bodyLimit: MAX_DOCUMENT_BYTES, schema: { tags: ['documents'], response: responsesOf(documentViewSchema), querystring: documentUploadQuerySchema } },
     async (request) => {
       // The web client sends application/octet-stream; a text body from another client is taken as it is.
       const data = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
@@ -124,7 +137,7 @@ const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/api/document/delete', { config: { access: 'document.delete' }, schema: { body: documentIdSchema } }, async (request) => {
+  app.post('/api/document/delete', { config: { access: 'document.delete' }, schema: { tags: ['documents'], response: responsesOf(emptyResultSchema), body: documentIdSchema } }, async (request) => {
     const [row] = await sql.query<{ name: string }>(`update documents set deleted_at = now(), data = ''::bytea where id = $1 and deleted_at is null returning name`, [request.body.id]);
     if (!row) throw new AppError('document.notFound');
     await app.audit({ action: 'document.delete', result: 'ok', userId: request.auth!.userId, username: request.auth!.username, ip: request.ip, targetType: 'document', targetId: request.body.id, detail: { name: row.name } });

@@ -30,7 +30,7 @@ function sourceFiles(dir: string, sub = ''): string[] {
  * `vendor/protocol`, and a package.json that installs with a plain `npm install` and
  * runs with `npm start`. Null when the bridge source is not deployed next to the server.
  */
-export function buildBridgePackage(): Buffer | null {
+export async function buildBridgePackage(): Promise<Buffer | null> {
   if (!existsSync(path.join(BRIDGE_DIR, 'src/main.ts'))) return null;
   const pkg = JSON.parse(readFileSync(path.join(BRIDGE_DIR, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; [k: string]: unknown };
   const protocolPkg = JSON.parse(readFileSync(path.join(PROTOCOL_DIR, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -111,7 +111,7 @@ export interface SeedDocument {
   data: Buffer;
 }
 
-export function seedDocuments(): SeedDocument[] {
+export async function seedDocuments(): Promise<SeedDocument[]> {
   const docs: SeedDocument[] = DEVICE_KINDS.map((kind) => ({
     seedKey: `manual:${kind}`,
     name: `LiftLink manual - ${kind}.md`,
@@ -120,7 +120,7 @@ export function seedDocuments(): SeedDocument[] {
     contentType: 'text/markdown; charset=utf-8',
     data: Buffer.from(buildManual(kind)),
   }));
-  const bridge = buildBridgePackage();
+  const bridge = await buildBridgePackage();
   if (bridge) docs.push({ seedKey: 'bridge', name: BRIDGE_PACKAGE_NAME, kind: 'bridge', deviceKind: null, contentType: 'application/gzip', data: bridge });
   return docs;
 }

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorEnvelopeSchema, healthEnvelopeSchema } from '@liftlink/protocol';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
 /** `GET /health`: each dependency reachable or not; 503 when any is down. */
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/health', { config: { access: 'public' } }, async (_request, reply) => {
+  app.get('/health', { config: { access: 'public' }, schema: { tags: ['health'], response: { 200: healthEnvelopeSchema, 503: healthEnvelopeSchema, '4xx': errorEnvelopeSchema } } }, async (_request, reply) => {
     const checks: Record<string, 'up' | 'down'> = {};
     await Promise.all(
       [...app.healthChecks].map(async ([name, check]) => {

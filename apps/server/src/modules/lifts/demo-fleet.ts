@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import net from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DEVICE_KINDS } from '@liftlink/protocol';
 import { newToken, sha256 } from '../../lib/crypto.ts';
@@ -69,6 +71,22 @@ export function spawnSimulator(lifts: DemoLift[], mqttUrl: string, log: (msg: st
   return { child, ready };
 }
 
+/**
+ * Where the demo fleet connects. With TLS on the embedded broker it uses MQTT over TLS the
+ * way a lift does: it trusts only the certificates in TLS_CERT_FILE (the server's own
+ * certificate or its chain; re-read when it reconnects, so a renewal does not lock it out)
+ * and checks the name the certificate is for while connecting over loopback.
+ */
+export function demoFleetBroker(app: FastifyInstance): { url: string; args: string[] } {
+  if (app.config.mqttUrl) return { url: app.config.mqttUrl, args: [] };
+  if (app.brokerTlsPort === null || !app.tls) return { url: `mqtt://127.0.0.1:${app.mqtt.options.port}`, args: [] };
+  const name = app.tls.current.names[0] ?? 'localhost';
+  const ip = net.isIP(name) !== 0;
+  // An address of this machine is connected to as it is; a DNS name goes in the handshake (SNI) and the name check.
+  const host = ip ? (name.includes(':') ? `[${name}]` : name) : '127.0.0.1';
+  return { url: `mqtts://${host}:${app.brokerTlsPort}`, args: ['--ca', app.tls.files.certFile, ...(ip ? [] : ['--servername', name])] };
+}
+
 /** Embedded mode with SIMULATOR=N: provisions the demo lifts and runs them. */
 export default fp(async (app) => {
   const count = app.config.simulator;
@@ -77,8 +95,8 @@ export default fp(async (app) => {
   await registerWithBroker(app.brokerAdmin, lifts);
   let sim: ReturnType<typeof spawnSimulator> | null = null;
   app.addHook('onReady', async () => {
-    const url = app.config.mqttUrl ?? `mqtt://127.0.0.1:${app.mqtt.options.port}`;
-    sim = spawnSimulator(lifts, url, (line) => app.log.debug({ simulator: line }));
+    const { url, args } = demoFleetBroker(app);
+    sim = spawnSimulator(lifts, url, (line) => app.log.debug({ simulator: line }), args);
     sim.ready.then(
       () => app.log.info({ count }, 'demo fleet online'),
       (err: unknown) => app.log.error({ err: err instanceof Error ? err.message : err }, 'demo fleet failed to start'),

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { liftListQuerySchema, runLogQuerySchema } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 import type { AuthContext } from '../../types.ts';
-import { liftScope } from './scope.ts';
+import { liftAccess, liftFilter } from '../access/policy.ts';
 
 const SORT_COLUMNS: Record<string, string> = {
   deviceNo: 'l.device_no',
@@ -15,16 +15,21 @@ const SORT_COLUMNS: Record<string, string> = {
 };
 
 const LIST_COLUMNS = `l.id, l.device_no as "deviceNo", l.alias, l.kind, l.online, l.mode, l.floor, l.floors, l.firmware,
-  l.active_fault as "activeFault", l.last_seen_at as "lastSeenAt", l.location`;
+  l.active_fault as "activeFault", l.last_seen_at as "lastSeenAt", l.location, l.manufacturer_org_id as "manufacturerOrgId", l.operator_org_id as "operatorOrgId"`;
 
-type ListRow = Omit<LiftListItem, 'lastSeenAt'> & { lastSeenAt: Date | null };
-const toItem = (r: ListRow): LiftListItem => ({ ...r, lastSeenAt: r.lastSeenAt ? new Date(r.lastSeenAt).toISOString() : null });
+type ListRow = Omit<LiftListItem, 'lastSeenAt' | 'access'> & { lastSeenAt: Date | null; manufacturerOrgId: string; operatorOrgId: string | null };
+/** A row as the caller gets it: with what the caller may do with this lift. */
+const toItem = (auth: AuthContext, { manufacturerOrgId, operatorOrgId, ...r }: ListRow): LiftListItem => ({
+  ...r,
+  lastSeenAt: r.lastSeenAt ? new Date(r.lastSeenAt).toISOString() : null,
+  access: liftAccess(auth, { manufacturerOrgId, operatorOrgId }),
+});
 
 /** The caller's lifts, filtered, sorted and paged on the server. */
 export async function listLifts(sql: SqlExecutor, auth: AuthContext, q: z.infer<typeof liftListQuerySchema>): Promise<{ list: LiftListItem[]; total: number }> {
   const params: unknown[] = [];
   const where: string[] = [];
-  const scope = liftScope(auth, 1);
+  const scope = liftFilter(auth, 1);
   if (scope.param) params.push(scope.param);
   where.push(scope.where);
   if (q.keyword) {
@@ -47,10 +52,10 @@ export async function listLifts(sql: SqlExecutor, auth: AuthContext, q: z.infer<
     `select ${LIST_COLUMNS} from lifts l where ${cond} order by ${order} limit $${params.length + 1} offset $${params.length + 2}`,
     [...params, q.pageSize, (q.page - 1) * q.pageSize],
   );
-  return { total: Number(count!.n), list: rows.map(toItem) };
+  return { total: Number(count!.n), list: rows.map((r) => toItem(auth, r)) };
 }
 
-export async function liftInfo(sql: SqlExecutor, liftId: string): Promise<LiftInfo> {
+export async function liftInfo(sql: SqlExecutor, auth: AuthContext, liftId: string): Promise<LiftInfo> {
   const [r] = await sql.query<ListRow & { iot_info: Record<string, string>; config_version: number; online_since: Date | null; status: LiftInfo['status']; config: LiftInfo['config']; online_ms_total: string; trips_total: string; today_online: string | null; today_trips: number | null }>(
     `select ${LIST_COLUMNS}, l.iot_info, l.config_version, l.online_since, l.status, l.config, l.online_ms_total, l.trips_total,
             d.online_ms as today_online, d.trips as today_trips
@@ -62,7 +67,7 @@ export async function liftInfo(sql: SqlExecutor, liftId: string): Promise<LiftIn
   const dayStart = new Date(new Date(now).toISOString().slice(0, 10) + 'T00:00:00Z').getTime();
   const { iot_info, config_version, online_since, status, config, online_ms_total, trips_total, today_online, today_trips, ...item } = r!;
   return {
-    lift: { ...toItem(item), iotInfo: iot_info, configVersion: config_version, onlineSince: online_since ? new Date(online_since).toISOString() : null },
+    lift: { ...toItem(auth, item), iotInfo: iot_info, configVersion: config_version, onlineSince: online_since ? new Date(online_since).toISOString() : null },
     status,
     config,
     stats: {

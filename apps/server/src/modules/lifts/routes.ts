@@ -17,9 +17,28 @@ import {
   runSettingUpdateSchema,
   validateConfigChange,
   type LiftConfig,
+  responsesOf,
+  emptyResultSchema,
+  fileResponsesOf,
+  listOf,
+  liftPageSchema,
+  liftInfoSchema,
+  runLogPageSchema,
+  commandResultSchema,
+  configReadResultSchema,
+  configLogPageSchema,
+  commandRecordSchema,
+  dailyStatSchema,
+  sampleSchema,
+  ingestStatsSchema,
+  qrcodeLiftSchema,
+  type CommandRecord,
+  type ConfigLogEntry,
 } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
+import { csvFile } from '../../lib/csv.ts';
 import { ownedLift } from './scope.ts';
+import { configRoleFor } from '../access/policy.ts';
 import { liftInfo, listLifts, runLog } from './repository.ts';
 import { sendCommand } from '../commands/service.ts';
 
@@ -31,33 +50,32 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
   const base = '/auth/access/lift';
   const actor = (r: { auth: { userId: string; username: string } | null; ip: string }) => ({ userId: r.auth!.userId, username: r.auth!.username, ip: r.ip });
 
-  app.get(`${base}/get`, { config: { access: 'lift.query' }, schema: { querystring: liftListQuerySchema } }, async (request) => ok(await listLifts(sql, request.auth!, request.query)));
+  app.get(`${base}/get`, { config: { access: 'lift.query' }, schema: { tags: ['lifts'], response: responsesOf(liftPageSchema), querystring: liftListQuerySchema } }, async (request) => ok(await listLifts(sql, request.auth!, request.query)));
 
-  app.post(`${base}/getInfo`, { config: { access: 'lift.get' }, schema: { body: liftIdBodySchema } }, async (request) => {
+  app.post(`${base}/getInfo`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(liftInfoSchema), body: liftIdBodySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
-    return ok(await liftInfo(sql, lift.id));
+    return ok(await liftInfo(sql, request.auth!, lift.id));
   });
 
-  app.get(`${base}/run/logs/get`, { config: { access: 'lift.get' }, schema: { querystring: runLogQuerySchema } }, async (request) => {
+  app.get(`${base}/run/logs/get`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(runLogPageSchema), querystring: runLogQuerySchema } }, async (request) => {
     await ownedLift(sql, request.auth!, request.query.liftId);
     const lang = request.query.lang ?? request.auth!.language;
     return ok(await runLog(sql, request.query, lang));
   });
 
-  app.get(`${base}/run/logs/export`, { config: { access: 'lift.export' }, schema: { querystring: runLogQuerySchema } }, async (request, reply) => {
+  app.get(`${base}/run/logs/export`, { config: { access: 'lift.export' }, schema: { tags: ['lifts'], response: fileResponsesOf('text/csv', 'The run log as CSV (UTF-8 with a byte order mark): time, code, meaning, class, floor.'), querystring: runLogQuerySchema } }, async (request, reply) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
     const lang = request.query.lang ?? request.auth!.language;
     const { list } = await runLog(sql, request.query, lang, CSV_EXPORT_MAX, 0);
-    const cell = (v: string | number) => `"${String(v).replaceAll('"', '""')}"`;
-    const csv = ['time,code,meaning,class,floor', ...list.map((e) => [e.ts, e.code, e.text, e.fault ? 'fault' : 'state', e.floor ?? ''].map(cell).join(','))].join('\r\n');
+    const csv = csvFile(['time', 'code', 'meaning', 'class', 'floor'], list.map((e) => [e.ts, e.code, e.text, e.fault ? 'fault' : 'state', e.floor ?? '']));
     await app.audit({ action: 'lift.exportLog', result: 'ok', ...actor(request), liftId: lift.id, detail: { rows: list.length } });
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="run-log-${lift.device_no ?? lift.id}.csv"`)
-      .send('\uFEFF' + csv);
+      .send(csv);
   });
 
-  app.post(`${base}/alias/update`, { config: { access: 'lift.edit' }, schema: { body: aliasUpdateSchema } }, async (request) => {
+  app.post(`${base}/alias/update`, { config: { access: 'lift.edit' }, schema: { tags: ['lifts'], response: responsesOf(emptyResultSchema), body: aliasUpdateSchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
     const [before] = await sql.query<{ alias: string }>('select alias from lifts where id = $1', [lift.id]);
     await sql.query('update lifts set alias = $2 where id = $1', [lift.id, request.body.alias]);
@@ -65,7 +83,7 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null, 'modification successful');
   });
 
-  app.post(`${base}/setting/update`, { config: { access: 'lift.edit' }, schema: { body: locationUpdateSchema } }, async (request) => {
+  app.post(`${base}/setting/update`, { config: { access: 'lift.edit' }, schema: { tags: ['lifts'], response: responsesOf(emptyResultSchema), body: locationUpdateSchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
     const [before] = await sql.query<{ location: unknown }>('select location from lifts where id = $1', [lift.id]);
     await sql.query('update lifts set location = $2::jsonb where id = $1', [lift.id, JSON.stringify(request.body.location)]);
@@ -73,7 +91,7 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null, 'device information updated successfully');
   });
 
-  app.post(`${base}/iot/update`, { config: { access: 'lift.edit' }, schema: { body: iotUpdateSchema } }, async (request) => {
+  app.post(`${base}/iot/update`, { config: { access: 'lift.edit' }, schema: { tags: ['lifts'], response: responsesOf(emptyResultSchema), body: iotUpdateSchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
     const [before] = await sql.query<{ iot_info: unknown }>('select iot_info from lifts where id = $1', [lift.id]);
     await sql.query('update lifts set iot_info = $2::jsonb where id = $1', [lift.id, JSON.stringify(request.body.iotInfo)]);
@@ -81,7 +99,7 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null, 'device information updated successfully');
   });
 
-  app.post(`${base}/control`, { config: { access: 'liftControl.enable' }, schema: { body: controlSchema } }, async (request) => {
+  app.post(`${base}/control`, { config: { access: 'liftControl.enable' }, schema: { tags: ['lifts'], response: responsesOf(commandResultSchema), body: controlSchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
     // Arguments are checked against this lift (its floors) before anything reaches it.
     const parsed = liftCommandSchema(lift.floors).safeParse({ name: request.body.command, args: request.body.args });
@@ -92,22 +110,21 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(await sendCommand(app, request, lift, { kind: 'cmd', name, args, payload: { name, args } }));
   });
 
-  app.post(`${base}/config/read`, { config: { access: 'liftConfig.get' }, schema: { body: liftIdBodySchema } }, async (request) => {
+  app.post(`${base}/config/read`, { config: { access: 'liftConfig.get' }, schema: { tags: ['lifts'], response: responsesOf(configReadResultSchema), body: liftIdBodySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
     const result = await sendCommand(app, request, lift, { kind: 'config/get', name: 'configGet', args: {}, payload: {} });
     const [row] = await sql.query<{ config: LiftConfig | null; config_version: number }>('select config, config_version from lifts where id = $1', [lift.id]);
     return ok({ ...result, config: row!.config, version: row!.config_version });
   });
 
-  app.post(`${base}/run/setting/update`, { config: { access: 'liftConfig.edit' }, schema: { body: runSettingUpdateSchema } }, async (request) => {
+  app.post(`${base}/run/setting/update`, { config: { access: 'liftConfig.edit' }, schema: { tags: ['lifts'], response: responsesOf(commandResultSchema), body: runSettingUpdateSchema } }, async (request) => {
     const auth = request.auth!;
     const lift = await ownedLift(sql, auth, request.body.liftId);
     const current = lift.config as LiftConfig | null;
     const next = request.body.config;
     const issues = validateConfigChange(current, next, lift.floors);
     if (issues.length) throw new AppError('validation.failed', { issues: issues.map((i) => ({ ...i, path: `config.${i.path}` })) });
-    const role = auth.roleType === 'admin' || auth.orgKind === 'manufacturer' ? 'manufacturer' : 'operator';
-    const forbidden = forbiddenConfigKeys(current, next, role);
+    const forbidden = forbiddenConfigKeys(current, next, configRoleFor(auth, { manufacturerOrgId: lift.manufacturer_org_id }));
     if (forbidden.length) throw new AppError('forbidden', { fields: forbidden });
     if (lift.config_version > 0 && !request.body.confirmReconfigure) throw new AppError('config.reconfigure', { version: lift.config_version });
     if (request.body.version !== lift.config_version) throw new AppError('config.versionConflict', { version: lift.config_version });
@@ -115,26 +132,26 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(result, 'modification successful');
   });
 
-  app.get(`${base}/config/logs`, { config: { access: 'liftConfig.get' }, schema: { querystring: configLogQuerySchema } }, async (request) => {
+  app.get(`${base}/config/logs`, { config: { access: 'liftConfig.get' }, schema: { tags: ['lifts'], response: responsesOf(configLogPageSchema), querystring: configLogQuerySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
     const [count] = await sql.query<{ n: string }>('select count(*) as n from lift_config_log where lift_id = $1', [lift.id]);
-    const list = await sql.query(
+    const list = await sql.query<ConfigLogEntry>(
       `select id, ts, username, source, command_id as "commandId", version, before, after, result from lift_config_log where lift_id = $1 order by ts desc, id desc limit $2 offset $3`,
       [lift.id, request.query.pageSize, (request.query.page - 1) * request.query.pageSize],
     );
     return ok({ list, total: Number(count!.n) });
   });
 
-  app.get(`${base}/commands`, { config: { access: 'lift.get' }, schema: { querystring: z.strictObject({ liftId: z.uuid() }) } }, async (request) => {
+  app.get(`${base}/commands`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(listOf(commandRecordSchema)), querystring: z.strictObject({ liftId: z.uuid() }) } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
-    const list = await sql.query(
+    const list = await sql.query<CommandRecord>(
       `select id as "commandId", name, args, state, reason, username, created_at as "createdAt", updated_at as "updatedAt" from lift_commands where lift_id = $1 order by created_at desc limit 50`,
       [lift.id],
     );
     return ok({ list });
   });
 
-  app.get(`${base}/stats/daily`, { config: { access: 'lift.get' }, schema: { querystring: daysQuerySchema } }, async (request) => {
+  app.get(`${base}/stats/daily`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(listOf(dailyStatSchema)), querystring: daysQuerySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
     const list = await sql.query<{ day: string; trips: number; onlineMs: string }>(
       `select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(s.trips, 0) as trips, coalesce(s.online_ms, 0) as "onlineMs"
@@ -145,7 +162,7 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok({ list: list.map((r) => ({ ...r, onlineMs: Number(r.onlineMs) })) });
   });
 
-  app.get(`${base}/samples`, { config: { access: 'lift.get' }, schema: { querystring: hoursQuerySchema } }, async (request) => {
+  app.get(`${base}/samples`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(listOf(sampleSchema)), querystring: hoursQuerySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
     const list = await sql.query<{ ts: Date; voltage: number; loadValue: number }>(
       `select ts, voltage, load_value as "loadValue" from lift_samples where lift_id = $1 and ts > now() - make_interval(hours => $2) order by ts`,
@@ -154,10 +171,10 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok({ list: list.map((r) => ({ ...r, ts: new Date(r.ts).toISOString() })) });
   });
 
-  app.get(`${base}/ingest/stats`, { config: { access: 'manufacture.query' } }, async () => ok(app.ingest.stats()));
+  app.get(`${base}/ingest/stats`, { config: { access: 'manufacture.query' }, schema: { tags: ['lifts'], response: responsesOf(ingestStatsSchema) } }, async () => ok(app.ingest.stats()));
 
   /** The page behind the QR code on a lift: what it is and whom to call; no live data. */
-  app.get('/auth/public/qrcode', { config: { access: 'public' }, schema: { querystring: z.strictObject({ deviceNo: deviceNoSchema }) } }, async (request) => {
+  app.get('/auth/public/qrcode', { config: { access: 'public' }, schema: { tags: ['lifts'], response: responsesOf(qrcodeLiftSchema), querystring: z.strictObject({ deviceNo: deviceNoSchema }) } }, async (request) => {
     const [row] = await sql.query<{ id: string; kind: string; device_no: string; floors: number; contact: string | null }>(
       `select id, kind, device_no, floors, location->>'contact' as contact from lifts where device_no = $1`,
       [request.query.deviceNo],

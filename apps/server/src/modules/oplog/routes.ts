@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { responsesOf, fileResponsesOf, operationLogPageSchema } from '@liftlink/protocol';
 import { z } from 'zod';
 import type { AuthContext } from '../../types.ts';
 import type { SqlExecutor } from '../../db/client.ts';
 import { ok } from '../../lib/errors.ts';
-import { liftScope } from '../lifts/scope.ts';
+import { csvFile } from '../../lib/csv.ts';
+import { liftFilter } from '../access/policy.ts';
 
 const querySchema = z.strictObject({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
@@ -31,7 +33,7 @@ const EXPORT_MAX = 100_000;
 
 /** The audited commands and configuration changes on the lifts the caller may see. */
 async function queryOplog(sql: SqlExecutor, auth: AuthContext, q: Query, limit: number, offset: number) {
-  const scope = liftScope(auth, 1);
+  const scope = liftFilter(auth, 1);
   const params: unknown[] = scope.param ? [scope.param] : [];
   const where = [scope.where];
   if (q.liftId) where.push(`a.lift_id = $${params.push(q.liftId)}`);
@@ -52,20 +54,19 @@ async function queryOplog(sql: SqlExecutor, auth: AuthContext, q: Query, limit: 
 const oplogRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app.database;
 
-  app.get('/auth/access/operation-log', { config: { access: 'operationLog.query' }, schema: { querystring: querySchema } }, async (request) => {
+  app.get('/auth/access/operation-log', { config: { access: 'operationLog.query' }, schema: { tags: ['operation log'], response: responsesOf(operationLogPageSchema), querystring: querySchema } }, async (request) => {
     const q = request.query;
     return ok(await queryOplog(sql, request.auth!, q, q.pageSize, (q.page - 1) * q.pageSize));
   });
 
-  app.get('/auth/access/operation-log/export', { config: { access: 'operationLog.export' }, schema: { querystring: querySchema } }, async (request, reply) => {
+  app.get('/auth/access/operation-log/export', { config: { access: 'operationLog.export' }, schema: { tags: ['operation log'], response: fileResponsesOf('text/csv', 'The operation log as CSV (UTF-8 with a byte order mark): time, user, lift, action, result, detail.'), querystring: querySchema } }, async (request, reply) => {
     const { list } = await queryOplog(sql, request.auth!, request.query, EXPORT_MAX, 0);
-    const cell = (v: string) => `"${v.replaceAll('"', '""')}"`;
-    const lines = list.map((r) => [r.ts, r.username ?? '', r.deviceNo ?? r.liftId, r.action, r.result, JSON.stringify(r.detail)].map(cell).join(','));
+    const rows = list.map((r) => [r.ts, r.username ?? '', r.deviceNo ?? r.liftId, r.action, r.result, JSON.stringify(r.detail)]);
     await app.audit({ action: 'operationLog.export', result: 'ok', userId: request.auth!.userId, username: request.auth!.username, ip: request.ip, detail: { rows: list.length } });
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="operation-log.csv"')
-      .send('\uFEFF' + ['time,user,lift,action,result,detail', ...lines].join('\r\n'));
+      .send(csvFile(['time', 'user', 'lift', 'action', 'result', 'detail'], rows));
   });
 };
 

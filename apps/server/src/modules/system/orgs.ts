@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { orgAssignLiftsSchema, orgCreateSchema, orgUpdateSchema, userIdSchema, type OrgView } from '@liftlink/protocol';
+import { orgAssignLiftsSchema, orgCreateSchema, orgUpdateSchema, userIdSchema, type OrgView, responsesOf, emptyResultSchema, listOf, orgViewSchema, orgLiftSchema, createdIdSchema, assignedCountSchema } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
 
 /** Organizations (manufacturer or operator) and which lifts each operator holds. */
@@ -9,7 +9,7 @@ const systemOrgs: FastifyPluginAsyncZod = async (app) => {
   const base = '/auth/access/system/orgs';
   const actor = (r: { auth: { userId: string; username: string } | null; ip: string }) => ({ userId: r.auth!.userId, username: r.auth!.username, ip: r.ip });
 
-  app.get(base, { config: { access: 'org.query' } }, async () => {
+  app.get(base, { config: { access: 'org.query' }, schema: { tags: ['organizations'], response: responsesOf(listOf(orgViewSchema)) } }, async () => {
     const rows = await sql.query<{ id: string; name: string; kind: 'manufacturer' | 'operator'; user_count: string; lift_count: string }>(
       `select o.*, (select count(*) from users u where u.org_id = o.id) as user_count,
               (select count(*) from lifts l where l.operator_org_id = o.id or l.manufacturer_org_id = o.id) as lift_count
@@ -19,7 +19,7 @@ const systemOrgs: FastifyPluginAsyncZod = async (app) => {
     return ok({ list });
   });
 
-  app.get(`${base}/lifts`, { config: { access: 'org.query' }, schema: { querystring: z.strictObject({ orgId: z.uuid('validation.id') }) } }, async (request) => {
+  app.get(`${base}/lifts`, { config: { access: 'org.query' }, schema: { tags: ['organizations'], response: responsesOf(listOf(orgLiftSchema)), querystring: z.strictObject({ orgId: z.uuid('validation.id') }) } }, async (request) => {
     const list = await sql.query<{ id: string; deviceNo: string | null; alias: string; kind: string; assigned: boolean }>(
       `select id, device_no as "deviceNo", alias, kind, (operator_org_id = $1 or manufacturer_org_id = $1) as assigned
          from lifts where operator_org_id = $1 or manufacturer_org_id = $1 order by device_no`,
@@ -28,14 +28,14 @@ const systemOrgs: FastifyPluginAsyncZod = async (app) => {
     return ok({ list });
   });
 
-  app.post(`${base}/create`, { config: { access: 'org.add' }, schema: { body: orgCreateSchema } }, async (request) => {
+  app.post(`${base}/create`, { config: { access: 'org.add' }, schema: { tags: ['organizations'], response: responsesOf(createdIdSchema), body: orgCreateSchema } }, async (request) => {
     if ((await sql.query('select 1 from organizations where name = $1', [request.body.name])).length) throw new AppError('org.exists');
     const [row] = await sql.query<{ id: string }>('insert into organizations (name, kind) values ($1, $2) returning id', [request.body.name, request.body.kind]);
     await app.audit({ action: 'org.create', result: 'ok', ...actor(request), targetType: 'org', targetId: row!.id, detail: { after: request.body } });
     return ok({ id: row!.id });
   });
 
-  app.post(`${base}/update`, { config: { access: 'org.edit' }, schema: { body: orgUpdateSchema } }, async (request) => {
+  app.post(`${base}/update`, { config: { access: 'org.edit' }, schema: { tags: ['organizations'], response: responsesOf(emptyResultSchema), body: orgUpdateSchema } }, async (request) => {
     const [before] = await sql.query<{ name: string }>('select name from organizations where id = $1', [request.body.id]);
     if (!before) throw new AppError('org.notFound');
     if ((await sql.query('select 1 from organizations where name = $1 and id <> $2', [request.body.name, request.body.id])).length) throw new AppError('org.exists');
@@ -44,7 +44,7 @@ const systemOrgs: FastifyPluginAsyncZod = async (app) => {
     return ok(null, 'modification successful');
   });
 
-  app.post(`${base}/delete`, { config: { access: 'org.delete' }, schema: { body: userIdSchema } }, async (request) => {
+  app.post(`${base}/delete`, { config: { access: 'org.delete' }, schema: { tags: ['organizations'], response: responsesOf(emptyResultSchema), body: userIdSchema } }, async (request) => {
     const id = request.body.id;
     if (!(await sql.query('select 1 from organizations where id = $1', [id])).length) throw new AppError('org.notFound');
     const inUse = await sql.query(
@@ -58,7 +58,7 @@ const systemOrgs: FastifyPluginAsyncZod = async (app) => {
   });
 
   /** Assigns lifts to an operator organization (or takes them back with orgId null). */
-  app.post(`${base}/assign-lifts`, { config: { access: 'org.edit' }, schema: { body: orgAssignLiftsSchema } }, async (request) => {
+  app.post(`${base}/assign-lifts`, { config: { access: 'org.edit' }, schema: { tags: ['organizations'], response: responsesOf(assignedCountSchema), body: orgAssignLiftsSchema } }, async (request) => {
     const { orgId, liftIds } = request.body;
     if (orgId) {
       const [org] = await sql.query<{ kind: string }>('select kind from organizations where id = $1', [orgId]);

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pageQuerySchema, userCreateSchema, userIdSchema, userResetPasswordSchema, userUpdateSchema } from '@liftlink/protocol';
+import { pageQuerySchema, userCreateSchema, userIdSchema, userResetPasswordSchema, userUpdateSchema, responsesOf, emptyResultSchema, userPageSchema, createdIdSchema, endedSessionsSchema } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
 import { assertAcceptablePassword, hashPassword } from '../../lib/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
@@ -20,9 +20,9 @@ const systemUsers: FastifyPluginAsyncZod = async (app) => {
     return user;
   }
 
-  app.get(base, { config: { access: 'user.query' }, schema: { querystring: pageQuerySchema } }, async (request) => ok(await listUsers(sql, request.query)));
+  app.get(base, { config: { access: 'user.query' }, schema: { tags: ['users'], response: responsesOf(userPageSchema), querystring: pageQuerySchema } }, async (request) => ok(await listUsers(sql, request.query)));
 
-  app.post(`${base}/create`, { config: { access: 'user.add' }, schema: { body: userCreateSchema } }, async (request) => {
+  app.post(`${base}/create`, { config: { access: 'user.add' }, schema: { tags: ['users'], response: responsesOf(createdIdSchema), body: userCreateSchema } }, async (request) => {
     const b = request.body;
     assertAcceptablePassword(b.password, b.username);
     await assertRoleAndOrg(b.roleId, b.orgId);
@@ -37,7 +37,7 @@ const systemUsers: FastifyPluginAsyncZod = async (app) => {
     return ok({ id: row!.id });
   });
 
-  app.post(`${base}/update`, { config: { access: 'user.edit' }, schema: { body: userUpdateSchema } }, async (request) => {
+  app.post(`${base}/update`, { config: { access: 'user.edit' }, schema: { tags: ['users'], response: responsesOf(emptyResultSchema), body: userUpdateSchema } }, async (request) => {
     const b = request.body;
     const before = await existing(b.id);
     await assertRoleAndOrg(b.roleId, b.orgId);
@@ -63,7 +63,7 @@ const systemUsers: FastifyPluginAsyncZod = async (app) => {
   });
 
   /** Freezing ends every session of the user at once; a frozen user cannot sign in. */
-  app.post(`${base}/freeze`, { config: { access: 'user.disable' }, schema: { body: userIdSchema } }, async (request) => {
+  app.post(`${base}/freeze`, { config: { access: 'user.disable' }, schema: { tags: ['users'], response: responsesOf(emptyResultSchema), body: userIdSchema } }, async (request) => {
     const user = await existing(request.body.id);
     if (user.id === request.auth!.userId) throw new AppError('user.self');
     await sql.query(`update users set status = 'frozen', updated_at = now() where id = $1`, [user.id]);
@@ -72,14 +72,14 @@ const systemUsers: FastifyPluginAsyncZod = async (app) => {
     return ok(null);
   });
 
-  app.post(`${base}/thaw`, { config: { access: 'user.enable' }, schema: { body: userIdSchema } }, async (request) => {
+  app.post(`${base}/thaw`, { config: { access: 'user.enable' }, schema: { tags: ['users'], response: responsesOf(emptyResultSchema), body: userIdSchema } }, async (request) => {
     const user = await existing(request.body.id);
     await sql.query(`update users set status = 'active', updated_at = now() where id = $1`, [user.id]);
     await app.audit({ action: 'user.thaw', result: 'ok', userId: request.auth!.userId, username: request.auth!.username, ip: request.ip, targetType: 'user', targetId: user.id, detail: { before: user.status } });
     return ok(null);
   });
 
-  app.post(`${base}/reset-password`, { config: { access: 'user.edit' }, schema: { body: userResetPasswordSchema } }, async (request) => {
+  app.post(`${base}/reset-password`, { config: { access: 'user.edit' }, schema: { tags: ['users'], response: responsesOf(emptyResultSchema), body: userResetPasswordSchema } }, async (request) => {
     const user = await existing(request.body.id);
     assertAcceptablePassword(request.body.password, user.username);
     await sql.query('update users set password_hash = $2, updated_at = now() where id = $1', [user.id, await hashPassword(request.body.password)]);
@@ -88,7 +88,7 @@ const systemUsers: FastifyPluginAsyncZod = async (app) => {
     return ok(null, 'modification successful');
   });
 
-  app.post(`${base}/end-sessions`, { config: { access: 'user.edit' }, schema: { body: userIdSchema } }, async (request) => {
+  app.post(`${base}/end-sessions`, { config: { access: 'user.edit' }, schema: { tags: ['users'], response: responsesOf(endedSessionsSchema), body: userIdSchema } }, async (request) => {
     const user = await existing(request.body.id);
     const ended = await revokeUserSessions(sql, user.id, user.id === request.auth!.userId ? request.auth!.sessionId : undefined);
     await app.audit({ action: 'user.endSessions', result: 'ok', userId: request.auth!.userId, username: request.auth!.username, ip: request.ip, targetType: 'user', targetId: user.id, detail: { sessionsEnded: ended } });

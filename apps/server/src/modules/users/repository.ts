@@ -62,7 +62,7 @@ export async function loadUserInfo(sql: SqlExecutor, userId: string): Promise<Us
     .filter((p) => p.actions.length > 0)
     .map((p) => {
       const actionList = ACTIONS.filter((a) => p.actions.includes(a));
-      return { permissionId: p.permissionId, actionEntitySet: actionList.map((action) => ({ action })), actionList };
+      return { permissionId: p.permissionId, actionEntitySet: actionList.map((action) => ({ action })), actionList, scope: p.scope };
     });
   return {
     id: row.id,

@@ -1,36 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import type { AnalysisDashboard, WorkplaceDashboard } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 
-export interface WorkplaceDashboard {
-  counts: { total: number; online: number; offline: number; fault: number };
-  attention: {
-    liftId: string;
-    deviceNo: string | null;
-    alias: string;
-    reason: 'fault' | 'lowBattery' | 'offline';
-    since: string | null;
-    code: string | null;
-  }[];
-  recentEvents: {
-    liftId: string;
-    deviceNo: string | null;
-    id: number;
-    ts: string;
-    code: string;
-    text: string;
-    fault: boolean;
-  }[];
-}
-
-export interface AnalysisDashboard {
-  tripsToday: number;
-  trips30d: { day: string; trips: number }[];
-  /** Share of the fleet online now, 0..1. */
-  onlineRatio: number;
-  faults24h: { code: string; count: number }[];
-  faults7d: { code: string; count: number }[];
-  topLifts: { liftId: string; deviceNo: string | null; alias: string; trips: number }[];
-}
+export type { AnalysisDashboard, WorkplaceDashboard };
 
 export const dashboardKeys = {
   workplace: ['dashboard', 'workplace'] as const,

@@ -1,58 +1,23 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
   CommandName,
+  CommandRecord,
   CommandResult,
-  CommandState,
+  ConfigLogEntry,
+  ConfigReadResult,
+  DailyStat,
   LiftConfig,
   LiftInfo,
-  RefusalReason,
   RunLogEntry,
+  Sample,
 } from '@liftlink/protocol';
 import { http, type Query } from '../../../lib/http.ts';
 import { liftKeys } from '../../lift-list/api/lifts-api.ts';
 
+// The answers' shapes are the protocol's (the server's response schemas).
+export type { CommandRecord, ConfigLogEntry, ConfigReadResult, DailyStat, Sample };
+
 const base = '/auth/access/lift';
-
-export interface ConfigReadResult extends CommandResult {
-  config: LiftConfig | null;
-  version: number;
-}
-
-export interface ConfigLogEntry {
-  id: number | string;
-  ts: string;
-  username: string | null;
-  /** Who changed it: the cloud (a user) or the lift itself (local keypad, EF reset). */
-  source: string;
-  commandId: string | null;
-  version: number;
-  before: LiftConfig | null;
-  after: LiftConfig | null;
-  result: string;
-}
-
-export interface CommandRecord {
-  commandId: string;
-  name: string;
-  args: Record<string, unknown>;
-  state: CommandState;
-  reason: RefusalReason | null;
-  username: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface DailyStat {
-  day: string;
-  trips: number;
-  onlineMs: number;
-}
-
-export interface Sample {
-  ts: string;
-  voltage: number;
-  loadValue: number;
-}
 
 export const liftDetailKeys = {
   info: liftKeys.info,

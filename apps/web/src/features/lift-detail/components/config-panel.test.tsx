@@ -40,11 +40,8 @@ const info: LiftInfo = {
   stats: { onlineMsTotal: 0, onlineMsToday: 0, tripsTotal: 0, tripsToday: 0 },
 };
 
-const session = {
-  info: { roleType: 'admin', organization: null },
-  permissions: [{ permissionId: 'liftConfig', actions: ['get', 'edit', 'import', 'export'] }],
-  routes: [],
-} as unknown as Session;
+// What the panel may do comes with the lift (info.lift.access), not from the session.
+const session = { info: {}, permissions: [], routes: [] } as unknown as Session;
 
 function Wrapper({ children }: { children: ReactNode }) {
   return (
@@ -156,5 +153,19 @@ describe('configuration panel', { timeout: 60_000 }, () => {
         SLOW,
       ),
     ).toBeInTheDocument();
+  });
+  it("shows the controls the server allows on this lift, not the role's", () => {
+    // The session holds no permissions at all; the lift's answer alone decides.
+    const readOnly = { ...info, lift: { ...info.lift, access: { allowed: ['liftConfig.get' as const], configRole: 'operator' as const } } };
+    const { unmount } = render(<ConfigPanel info={readOnly} online />, { wrapper: Wrapper });
+    expect(screen.getByTestId('config-read')).toBeInTheDocument();
+    expect(screen.queryByTestId('config-edit')).toBeNull();
+    expect(screen.queryByTestId('config-export')).toBeNull();
+    expect(screen.queryByTestId('config-import')).toBeNull();
+    unmount();
+    render(<ConfigPanel info={info} online />, { wrapper: Wrapper });
+    expect(screen.getByTestId('config-edit')).toBeInTheDocument();
+    expect(screen.getByTestId('config-export')).toBeInTheDocument();
+    expect(screen.getByTestId('config-import')).toBeInTheDocument();
   });
 });

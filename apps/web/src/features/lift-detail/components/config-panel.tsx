@@ -39,14 +39,14 @@ import {
   type ConfigPart,
   type LiftConfig,
   type LiftInfo,
+  type PermissionCheck,
 } from '@liftlink/protocol';
-import { useAccess } from '../../../lib/access.tsx';
+import { liftAllows } from '../../../lib/access.tsx';
 import { saveTextFile } from '../../../lib/download.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { ApiError } from '../../../lib/http.ts';
 import { tx } from '../../../lib/i18n/i18n.ts';
 import { useLanguage } from '../../../lib/i18n/language.ts';
-import { useSession } from '../../../lib/session.ts';
 import { liftApi, liftDetailKeys } from '../api/lift-api.ts';
 import {
   configDiff,
@@ -60,7 +60,6 @@ import {
   issueField,
   parseConfigFile,
   unitLabel,
-  writeRoleOf,
   type ConfigChange,
   type ConfigFormValues,
 } from '../model/config-model.ts';
@@ -151,12 +150,12 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
   const { language } = useLanguage();
   const { message, modal } = App.useApp();
   const client = useQueryClient();
-  const can = useAccess();
-  const session = useSession();
   const { lift } = info;
   const liftId = lift.id;
   const floors = lift.floors;
-  const role = writeRoleOf(session.info.roleType, session.info.organization?.kind);
+  // What this user may do with this lift, and which fields a write may touch: the server's answer.
+  const can = (check: PermissionCheck) => liftAllows(lift, check);
+  const role = lift.access.configRole;
   const canEdit = can('liftConfig.edit');
   const [form] = Form.useForm<ConfigFormValues>();
   const [flow, setFlow] = useState<Flow>('disabled');

@@ -109,11 +109,6 @@ export function configDiff(before: LiftConfig | null, after: LiftConfig | null):
     .map((key) => ({ key, before: before?.[key], after: after[key] }));
 }
 
-/** Who may write what (server rule): the administrator and the maker's people write every field. */
-export function writeRoleOf(roleType: string, orgKind: string | null | undefined): ConfigWriteRole {
-  return roleType === 'admin' || orgKind === 'manufacturer' ? 'manufacturer' : 'operator';
-}
-
 /** A configuration file as LiftLink exports it. */
 export interface ConfigFile {
   type: 'liftlink-config';

@@ -1,8 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DeviceKind, LiftListItem, LiftLocation } from '@liftlink/protocol';
+import type { DeviceKind, LiftListItem, LiftLocation, LiftPage } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 
 export type LiftSortKey = 'deviceNo' | 'alias' | 'kind' | 'online' | 'lastSeen' | 'floor';
+export type { LiftPage };
 export type LiftStateFilter = 'online' | 'offline' | 'fault';
 
 /** What the list asks the server for; everything is filtered, sorted and paged there. */
@@ -14,11 +15,6 @@ export interface LiftListQuery {
   state: LiftStateFilter | null;
   sort: LiftSortKey;
   order: 'asc' | 'desc';
-}
-
-export interface LiftPage {
-  list: LiftListItem[];
-  total: number;
 }
 
 export const INITIAL_LIFT_QUERY: LiftListQuery = {

@@ -22,7 +22,7 @@ import { DEVICE_KINDS, type LiftListItem } from '@liftlink/protocol';
 import { LoadError } from '../../../components/charts/data-state.tsx';
 import { PlainList } from '../../../components/charts/plain-list.tsx';
 import { PageContainer } from '../../../components/page-container.tsx';
-import { useAccess } from '../../../lib/access.tsx';
+import { liftAllows } from '../../../lib/access.tsx';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import {
   INITIAL_LIFT_QUERY,
@@ -85,11 +85,9 @@ function AliasCell({ lift, editable }: { lift: LiftListItem; editable: boolean }
 /** On a phone: one block per lift with what matters first (number, connection, fault). */
 function LiftCards({
   lifts,
-  canEdit,
   onLocate,
 }: {
   lifts: LiftListItem[];
-  canEdit: boolean;
   onLocate: (lift: LiftListItem) => void;
 }) {
   const { t } = useTranslation();
@@ -107,7 +105,7 @@ function LiftCards({
             </Link>
             <OnlineBadge online={lift.online} testId={`online-${lift.id}`} />
           </div>
-          <AliasCell lift={lift} editable={canEdit} />
+          <AliasCell lift={lift} editable={liftAllows(lift, 'lift.edit')} />
           <div className="lift-card-line">
             <ModeTag mode={lift.mode} />
             <span>
@@ -124,7 +122,7 @@ function LiftCards({
             ) : (
               <LocationMissingTag />
             )}
-            {canEdit ? (
+            {liftAllows(lift, 'lift.edit') ? (
               <Button
                 type="text"
                 size="small"
@@ -146,12 +144,10 @@ const SORT_CHOICES: LiftSortKey[] = ['deviceNo', 'alias', 'kind', 'online', 'flo
 /** The fleet list: server-side search, filters, sort and paging; online state and faults live. */
 export default function LiftListPage() {
   const { t } = useTranslation();
-  const can = useAccess();
   const [query, setQuery] = useState<LiftListQuery>(INITIAL_LIFT_QUERY);
   const [keyword, setKeyword] = useState('');
   const [locating, setLocating] = useState<LiftListItem | null>(null);
   const page = useLiftPage(query);
-  const canEdit = can('lift.edit');
   const phone = Grid.useBreakpoint().md === false;
   useFleetPatches(true);
 
@@ -180,7 +176,7 @@ export default function LiftListPage() {
       sortOrder: sortOrder('alias'),
       render: (_, lift) => (
         <div className="lift-cell-wrap lift-cell-alias">
-          <AliasCell lift={lift} editable={canEdit} />
+          <AliasCell lift={lift} editable={liftAllows(lift, 'lift.edit')} />
         </div>
       ),
     },
@@ -265,7 +261,7 @@ export default function LiftListPage() {
           ) : (
             <LocationMissingTag />
           )}
-          {canEdit ? (
+          {liftAllows(lift, 'lift.edit') ? (
             <Tooltip title={t('lift.location.edit')}>
               <Button
                 type="text"
@@ -367,7 +363,7 @@ export default function LiftListPage() {
                 <Spin />
               </div>
             ) : (
-              <LiftCards lifts={page.data?.list ?? []} canEdit={canEdit} onLocate={setLocating} />
+              <LiftCards lifts={page.data?.list ?? []} onLocate={setLocating} />
             )}
             <Pagination
               simple

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CSRF_COOKIE, CSRF_HEADER, TOKEN_HEADER } from '@liftlink/protocol';
 import type {
   CommandResult,
+  ConfigLogEntry,
   DocumentView,
   ManufactureLift,
   NewIotCredentials,
@@ -13,19 +14,9 @@ import type {
 import { ApiError, http, readCookie } from '../../../lib/http.ts';
 import { getToken } from '../../../lib/token.ts';
 
-const base = '/manufacture/lift';
+export type { ConfigLogEntry };
 
-export interface ConfigLogEntry {
-  id: number;
-  ts: string;
-  username: string | null;
-  source: string;
-  commandId: string | null;
-  version: number | null;
-  before: LiftConfig | null;
-  after: LiftConfig | null;
-  result: string;
-}
+const base = '/manufacture/lift';
 
 export interface ConfigBody {
   liftId: string;

@@ -1,17 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { OperationLogEntry } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 
 /** One audited operation (`GET /auth/access/operation-log`). */
-export interface OperationLogEntry {
-  id: number | string;
-  ts: string;
-  username: string | null;
-  action: string;
-  liftId: string | null;
-  deviceNo: string | null;
-  result: string;
-  detail: Record<string, unknown> | null;
-}
+export type { OperationLogEntry };
 
 export interface OperationLogFilter {
   liftId: string | null;

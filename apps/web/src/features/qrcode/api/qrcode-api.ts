@@ -1,16 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
+import type { QrcodeLift } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 
 /** `GET /auth/public/qrcode?deviceNo=`: what a person who scanned a lift's code may see. */
-export interface QrcodeLift {
-  liftId: string;
-  deviceNo: string;
-  kind: string;
-  floors: number;
-  /** Free text: a name, a phone number, an address. */
-  serviceContact: string;
-  maker: string;
-}
+export type { QrcodeLift };
 
 export function useQrcodeLift(deviceNo: string) {
   return useQuery({

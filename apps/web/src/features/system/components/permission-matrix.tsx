@@ -1,37 +1,55 @@
-import { Checkbox, Table } from 'antd';
+import { Checkbox, Select, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   ACTIONS,
   PERMISSION_IDS,
+  SCOPES,
+  defaultScope,
+  scopesFor,
+  widerScope,
   type Action,
   type Permission,
   type PermissionId,
+  type Scope,
 } from '@liftlink/protocol';
 
-type Grants = Partial<Record<PermissionId, Action[]>>;
+/** Per permission: its actions and one scope (the widest the role holds it in). */
+type Grants = Partial<Record<PermissionId, { actions: Action[]; scope: Scope }>>;
 
 export function toGrants(
-  permissions: readonly { permissionId: string; actions: readonly string[] }[],
+  permissions: readonly { permissionId: string; actions: readonly string[]; scope?: string }[],
 ): Grants {
   const grants: Grants = {};
   for (const p of permissions) {
-    if ((PERMISSION_IDS as readonly string[]).includes(p.permissionId)) {
-      grants[p.permissionId as PermissionId] = p.actions.filter((a): a is Action =>
-        (ACTIONS as readonly string[]).includes(a),
-      );
-    }
+    if (!(PERMISSION_IDS as readonly string[]).includes(p.permissionId)) continue;
+    const id = p.permissionId as PermissionId;
+    const scope = (SCOPES as readonly string[]).includes(p.scope ?? '')
+      ? (p.scope as Scope)
+      : defaultScope(id);
+    const before = grants[id];
+    const actions = p.actions.filter((a): a is Action => (ACTIONS as readonly string[]).includes(a));
+    grants[id] = {
+      actions: ACTIONS.filter((a) => actions.includes(a) || before?.actions.includes(a)),
+      scope: widerScope(before?.scope ?? null, scope) ?? scope,
+    };
   }
   return grants;
 }
 
 export function toPermissions(grants: Grants): Permission[] {
   return PERMISSION_IDS.flatMap((permissionId) => {
-    const actions = ACTIONS.filter((a) => grants[permissionId]?.includes(a));
-    return actions.length > 0 ? [{ permissionId, actions }] : [];
+    const grant = grants[permissionId];
+    const actions = ACTIONS.filter((a) => grant?.actions.includes(a));
+    return actions.length > 0
+      ? [{ permissionId, actions, scope: grant?.scope ?? defaultScope(permissionId) }]
+      : [];
   });
 }
 
-/** The permission x action matrix of a role: one row per permission, one column per action. */
+/**
+ * The permission x action matrix of a role: one row per permission, one column per action,
+ * and how far the row reaches (own, served, all lifts; administration and documents: all).
+ */
 export function PermissionMatrix({
   value = {},
   onChange,
@@ -42,8 +60,8 @@ export function PermissionMatrix({
   disabled?: boolean;
 }) {
   const { t } = useTranslation();
-  const set = (id: PermissionId, actions: Action[]) =>
-    onChange?.({ ...value, [id]: ACTIONS.filter((a) => actions.includes(a)) });
+  const set = (id: PermissionId, actions: Action[], scope = value[id]?.scope ?? defaultScope(id)) =>
+    onChange?.({ ...value, [id]: { actions: ACTIONS.filter((a) => actions.includes(a)), scope } });
   return (
     <Table<{ id: PermissionId }>
       className="matrix-table"
@@ -59,7 +77,7 @@ export function PermissionMatrix({
           title: t('system.role.permission'),
           fixed: 'left',
           render: (_v, { id }) => {
-            const granted = value[id] ?? [];
+            const granted = value[id]?.actions ?? [];
             return (
               <Checkbox
                 disabled={disabled}
@@ -72,12 +90,29 @@ export function PermissionMatrix({
             );
           },
         },
+        {
+          key: 'scope',
+          title: t('system.role.scope'),
+          render: (_v, { id }) => (
+            <Select<Scope>
+              size="small"
+              disabled={disabled || scopesFor(id).length < 2}
+              value={value[id]?.scope ?? defaultScope(id)}
+              onChange={(scope) => set(id, value[id]?.actions ?? [], scope)}
+              options={scopesFor(id).map((s) => ({ value: s, label: t(`scope.${s}`) }))}
+              popupMatchSelectWidth={false}
+              style={{ minWidth: 150 }}
+              aria-label={`${t(`permission.${id}`)} · ${t('system.role.scope')}`}
+              data-testid={`scope-${id}`}
+            />
+          ),
+        },
         ...ACTIONS.map((action) => ({
           key: action,
           title: t(`action.${action}`),
           align: 'center' as const,
           render: (_v: unknown, { id }: { id: PermissionId }) => {
-            const granted = value[id] ?? [];
+            const granted = value[id]?.actions ?? [];
             return (
               <Checkbox
                 disabled={disabled}

@@ -66,6 +66,7 @@ function RoleModal({
         <Form.Item
           name="roleType"
           label={t('system.role.type')}
+          tooltip={t('system.role.typeHint')}
           rules={[zodRule(roleCreateSchema.shape.roleType)]}
         >
           <Input style={{ width: 200 }} />
@@ -78,7 +79,7 @@ function RoleModal({
   );
 }
 
-/** Roles and their permission x action matrix. */
+/** Roles and their permission x action x scope matrix. */
 export default function RolesPage() {
   const { t } = useTranslation();
   const can = useAccess();
