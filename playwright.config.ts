@@ -24,7 +24,8 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      // The system's Chromium (Debian's package by default); never a downloaded browser.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -1,11 +1,13 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress.ts';
 
 const server = process.env.LIFTLINK_API ?? 'http://127.0.0.1:8080';
 const proxied = ['/auth', '/account', '/manufacture', '/api', '/health', '/docs'];
 
 export default defineConfig({
-  plugins: [react()],
+  // Brotli and gzip copies of every text file: the server sends them by Accept-Encoding.
+  plugins: [react(), precompress()],
   server: {
     proxy: {
       ...Object.fromEntries(proxied.map((path) => [path, { target: server, changeOrigin: false }])),

@@ -17,6 +17,13 @@ describe('command line', () => {
     expect(parseCli(['--fleet-stdin'], {})).toMatchObject({ source: { type: 'stdin' }, fleet: { mqttUrl: 'mqtt://127.0.0.1:1883' } });
   });
 
+  it('takes a pinned CA and a server name for a TLS broker only', () => {
+    expect(parseCli(['--count', '1', '--mqtt', 'mqtts://broker:8883', '--ca', 'ca.pem', '--servername', 'lifts.example.com'], {})).toMatchObject({
+      fleet: { mqttUrl: 'mqtts://broker:8883', caFile: 'ca.pem', servername: 'lifts.example.com' },
+    });
+    expect(() => parseCli(['--count', '1', '--mqtt', 'mqtt://broker:1883', '--ca', 'ca.pem'], {})).toThrow(/--ca and --servername need a TLS broker URL/);
+  });
+
   it('refuses contradictions and nonsense', () => {
     expect(() => parseCli([], {})).toThrow(/exactly one/);
     expect(() => parseCli(['--count', '2', '--fleet-stdin'], {})).toThrow(/exactly one/);

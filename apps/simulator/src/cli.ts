@@ -10,7 +10,10 @@ Usage: npm run simulator -- [options]
   --prefix P            device-number prefix for --count (default SIM)
   --fleet FILE          lifts from a JSON file: [{"deviceNo","secret","kind","floors"}]
   --fleet-stdin         the same JSON read from stdin (embedded mode; stdout only carries the ready line)
-  --mqtt URL            broker URL (default $MQTT_URL or mqtt://127.0.0.1:1883)
+  --mqtt URL            broker URL (default $MQTT_URL or mqtt://127.0.0.1:1883); mqtts://host:8883 for TLS
+  --ca FILE             with mqtts: trust only the PEM certificates in FILE (a CA, an intermediate or the
+                        broker's own certificate), as a lift that pins its CA; default: the system's CAs
+  --servername NAME     with mqtts: the name the broker's certificate must be for (default: the URL's host)
   --fault-rate R        random faults per lift per hour (default 0.05; 0 = none)
   --activity R          local calls per lift per hour, so the fleet moves (default 4; 0 = none)
   --status-interval S   status snapshot period while idle, seconds (default 10; 1 s while moving)
@@ -45,6 +48,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       fleet: { type: 'string' },
       'fleet-stdin': { type: 'boolean' },
       mqtt: { type: 'string' },
+      ca: { type: 'string' },
+      servername: { type: 'string' },
       'fault-rate': { type: 'string' },
       activity: { type: 'string' },
       'status-interval': { type: 'string' },
@@ -73,10 +78,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
         : { type: 'stdin' };
   if (source.type === 'count' && !Number.isInteger(source.count)) throw new Error('--count must be a whole number');
   const seed = values.seed === undefined ? undefined : number('seed', values.seed, 0, 0, 2 ** 32 - 1);
+  const mqttUrl = values.mqtt ?? env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+  const secure = /^(mqtts|wss):/.test(mqttUrl);
+  if (!secure && (values.ca !== undefined || values.servername !== undefined)) throw new Error('--ca and --servername need a TLS broker URL (mqtts:// or wss://)');
   return {
     source,
     fleet: {
-      mqttUrl: values.mqtt ?? env.MQTT_URL ?? 'mqtt://127.0.0.1:1883',
+      mqttUrl,
+      ...(values.ca !== undefined ? { caFile: values.ca } : {}),
+      ...(values.servername !== undefined ? { servername: values.servername } : {}),
       faultRatePerHour: number('fault-rate', values['fault-rate'], 0.05, 0, 3_600),
       activityPerHour: number('activity', values.activity, 4, 0, 3_600),
       statusIdleMs: number('status-interval', values['status-interval'], 10, 0.1, 3_600) * 1000,

@@ -20,6 +20,10 @@ export const fleetSpecSchema = z
 
 export interface FleetOptions {
   mqttUrl: string;
+  /** With mqtts: trust only the PEM certificates in this file (re-read at every reconnect). */
+  caFile?: string;
+  /** With mqtts: the name the broker's certificate must be for, when it differs from the URL's host. */
+  servername?: string;
   lifts: SimLiftSpec[];
   /** Expected random faults per lift per hour (default 0). */
   faultRatePerHour?: number;
@@ -67,6 +71,8 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
     });
     return new MqttLift({
       mqttUrl: options.mqttUrl,
+      ...(options.caFile ? { caFile: options.caFile } : {}),
+      ...(options.servername ? { servername: options.servername } : {}),
       spec,
       machine,
       bootMs,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import {
   DOWNLINK_TOPICS,
@@ -23,6 +24,10 @@ export interface SimLiftSpec {
 
 export interface MqttLiftOptions {
   mqttUrl: string;
+  /** With mqtts: trust only the PEM certificates in this file (CA pinning), re-read at every reconnect. */
+  caFile?: string;
+  /** With mqtts: the name the broker's certificate must be for, when it differs from the URL's host. */
+  servername?: string;
   spec: SimLiftSpec;
   machine: LiftMachine;
   /** Status snapshot period while idle and while something moves, ms. */
@@ -51,6 +56,18 @@ export class SeqCounter {
     this.value += 1;
     return this.value;
   }
+}
+
+/**
+ * The TLS options of a lift that pins its CA: only the certificates in the file are trusted
+ * (the system's CAs are not); any of them may be the anchor (a CA, an intermediate or the
+ * broker's own certificate), and the broker's name is still checked.
+ */
+export function pinnedCa(options: Pick<MqttLiftOptions, 'caFile' | 'servername'>): Pick<IClientOptions, 'ca' | 'servername'> & { allowPartialTrustChain?: boolean } {
+  return {
+    ...(options.caFile ? { ca: readFileSync(options.caFile), allowPartialTrustChain: true } : {}),
+    ...(options.servername ? { servername: options.servername } : {}),
+  };
 }
 
 /** One simulated lift on MQTT: its machine's outputs become messages, downlink messages become machine inputs. */
@@ -85,6 +102,7 @@ export class MqttLift {
       reconnectPeriod: options.reconnectMs ?? 2_000,
       connectTimeout: 10_000,
       will: this.will(),
+      ...pinnedCa(options),
     };
     this.client = mqtt.connect(options.mqttUrl, clientOptions);
     this.firstConnect = new Promise((resolve) => this.client.once('connect', () => resolve()));
@@ -92,6 +110,14 @@ export class MqttLift {
       // each connection gets its own session, so a late will of an old one cannot hide a newer online
       this.session = this.seq.next();
       this.client.options.will = this.will();
+      // A renewed certificate (or a new CA file) is trusted from the next connection on.
+      if (options.caFile) {
+        try {
+          Object.assign(this.client.options, pinnedCa(options));
+        } catch (err) {
+          options.log(`${this.deviceNo}: cannot re-read ${options.caFile} (${(err as Error).message}); the certificates read before stay trusted`);
+        }
+      }
     });
     this.client.on('connect', () => this.onConnect());
     this.client.on('message', (topic, payload) => this.onMessage(topic, payload));

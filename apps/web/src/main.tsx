@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppProviders } from './app/providers.tsx';
 import { AppRoutes } from './app/router.tsx';
+import { preloadStart } from './app/routing/preload.ts';
 import { fetchCsrfCookie, hasCsrfCookie } from './lib/http.ts';
 import { bootLanguage } from './lib/i18n/language.ts';
 import './components/lite/lite.css';
@@ -30,7 +31,9 @@ async function ensureCsrfCookie(): Promise<boolean> {
 
 async function boot(): Promise<void> {
   if (!(await ensureCsrfCookie())) return;
+  const preload = preloadStart(window.location.pathname);
   await bootLanguage();
+  preload.afterLanguage();
   const root = document.getElementById('root');
   if (!root) return;
   createRoot(root).render(

@@ -44,12 +44,14 @@ export const mosquittoMissing: string | null = !hasBinary('mosquitto') || !hasBi
  * (i.e. the ingest batch size); queues are unbounded so a slow or restarting server loses
  * nothing; persistence keeps sessions, queues and retained presence across a restart.
  */
-export function mosquittoConf(opts: { port: number; dir: string; dynsecFile: string; plugin: string }): string {
+export function mosquittoConf(opts: { port: number; dir: string; dynsecFile: string; plugin: string; tls?: MosquittoTls }): string {
   return [
     'per_listener_settings false',
     // Run as root (CI), Mosquitto would switch to its own user, who cannot read a private temp folder.
     ...(process.getuid?.() === 0 ? ['user root'] : []),
     `listener ${opts.port} 127.0.0.1`,
+    // MQTT over TLS for the lifts (docs/operations.md): the same accounts and ACLs (per_listener_settings false).
+    ...(opts.tls ? [`listener ${opts.tls.port} 127.0.0.1`, `certfile ${opts.tls.certFile}`, `keyfile ${opts.tls.keyFile}`] : []),
     'allow_anonymous false',
     `plugin ${opts.plugin}`,
     `plugin_opt_config_file ${opts.dynsecFile}`,
@@ -69,9 +71,18 @@ export function mosquittoConf(opts: { port: number; dir: string; dynsecFile: str
   ].join('\n');
 }
 
+/** A TLS listener: the port and the server certificate (chain allowed) with its key. */
+export interface MosquittoTls {
+  port: number;
+  certFile: string;
+  keyFile: string;
+}
+
 export interface PrivateMosquitto {
   url: string;
   port: number;
+  /** mqtts://localhost:<port> when started with a TLS listener. */
+  tlsUrl: string | null;
   /** The dynamic-security admin account the server connects with. */
   username: string;
   password: string;
@@ -107,7 +118,7 @@ function preloadLifts(file: string, lifts: { deviceNo: string; secret: string }[
 }
 
 /** A Mosquitto of its own on a free port, with the dynamic-security plugin and a fresh admin account. */
-export async function startMosquitto(opts: { lifts?: { deviceNo: string; secret: string }[] } = {}): Promise<PrivateMosquitto> {
+export async function startMosquitto(opts: { lifts?: { deviceNo: string; secret: string }[]; tls?: { certFile: string; keyFile: string } } = {}): Promise<PrivateMosquitto> {
   const plugin = dynsecPlugin();
   if (!plugin) throw new Error('mosquitto_dynamic_security.so not found');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-mosquitto-'));
@@ -118,7 +129,8 @@ export async function startMosquitto(opts: { lifts?: { deviceNo: string; secret:
   execFileSync('mosquitto_ctrl', ['dynsec', 'init', dynsecFile, username, password], { stdio: 'ignore' });
   if (opts.lifts?.length) preloadLifts(dynsecFile, opts.lifts);
   const conf = path.join(dir, 'mosquitto.conf');
-  writeFileSync(conf, mosquittoConf({ port, dir, dynsecFile, plugin }));
+  const tls = opts.tls ? { ...opts.tls, port: await freePort() } : undefined;
+  writeFileSync(conf, mosquittoConf({ port, dir, dynsecFile, plugin, ...(tls ? { tls } : {}) }));
   let child: ChildProcess | null = null;
   let log = '';
 
@@ -126,7 +138,7 @@ export async function startMosquitto(opts: { lifts?: { deviceNo: string; secret:
     child = spawn('mosquitto', ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
     await Promise.race([
-      waitForPort(port),
+      waitForPort(port).then(() => (tls ? waitForPort(tls.port) : undefined)),
       new Promise((_, reject) => child!.once('exit', (code) => reject(new Error(`mosquitto exited with ${code}: ${log}`)))),
     ]);
   }
@@ -146,6 +158,7 @@ export async function startMosquitto(opts: { lifts?: { deviceNo: string; secret:
   return {
     url,
     port,
+    tlsUrl: tls ? `mqtts://localhost:${tls.port}` : null,
     username,
     password,
     env: { MQTT_URL: url, MQTT_USERNAME: username, MQTT_PASSWORD: password, MQTT_DYNSEC: 'true' },

@@ -24,7 +24,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-instance-'));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'warn', SIMULATOR: '0', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'warn', SIMULATOR: '0', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -29,9 +29,26 @@ export function withChunkTimeout<T>(
     });
 }
 
+/** A lazy component whose code can be fetched before it renders (see app/routing/preload.ts). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own constraint
+export type LazyPage<P extends ComponentType<any>> = LazyExoticComponent<P> & {
+  /** Starts loading the code now; the component then renders without waiting for it. */
+  preload: () => void;
+};
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own constraint
 export function lazyPage<P extends ComponentType<any>>(
   load: () => Promise<{ default: P }>,
-): LazyExoticComponent<P> {
-  return lazy(withChunkTimeout(load));
+): LazyPage<P> {
+  const timed = withChunkTimeout(load);
+  let pending: Promise<{ default: P }> | undefined;
+  const once = () => {
+    // A failed load is not kept: the page (or the next preload) tries again.
+    pending ??= timed().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+  return Object.assign(lazy(once), { preload: () => void once().catch(() => undefined) });
 }
