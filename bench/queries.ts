@@ -4,6 +4,7 @@
  *   - first page of a 10,000-lift list (budget 200 ms)
  *   - pages of the run log of one lift holding 1,000,000 entries (budget 50 ms)
  *   - dashboard queries with 10,000 lifts and 10,000,000 log entries (budget 200 ms)
+ *   - the run-log retention job on 10,000,000 entries over 16 months (no budget: a figure)
  * On PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL); BENCH_QUICK=1 seeds a tenth.
  * Prints figures, asserts nothing.
  */
@@ -14,6 +15,7 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openPostgres } from '../apps/server/src/db/client.ts';
+import { runLogPartitions, runLogRetention } from '../apps/server/src/modules/jobs/retention.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const LIFTS = 10_000;
@@ -109,6 +111,35 @@ try {
   ];
   const summary = Object.fromEntries(results.map((r) => [r.label, Math.round(r.p95 * 10) / 10]));
   process.stdout.write(JSON.stringify({ bench: 'queries', lifts: LIFTS, events: EVENTS_TOTAL, oneLift: EVENTS_ONE_LIFT, p95Ms: summary }) + '\n');
+
+  // Retention: the same number of entries spread evenly over the last 16 months (every
+  // month with its partition, as a server running that long has), then one run of the job
+  // with the default 400 days. Old months go as whole partitions.
+  log(`retention: seeding ${EVENTS_TOTAL.toLocaleString('en')} entries over 16 months...`);
+  t0 = Date.now();
+  const months = 16;
+  const perLift = Math.floor(EVENTS_TOTAL / LIFTS);
+  await sql.exec(`
+    truncate lift_events;
+    select lift_events_add_partition(now() - make_interval(months => k)) from generate_series(0, ${months}) k;
+    insert into lift_events (lift_id, seq, n, ts, code, fault, floor)
+    select l.id, g, g, now() - (${perLift} - g) * (interval '${months * 30} days' / ${perLift}) - l.n * interval '1 second', 'RZGU', false, 1
+      from (select id, row_number() over () as n from lifts) l, generate_series(1, ${perLift}) g;
+    analyze lift_events;
+  `);
+  log(`seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const cutoff = new Date(Date.now() - 400 * 86_400_000);
+  const [old] = await sql.query<{ n: string }>('select count(*) as n from lift_events where ts < $1', [new Date(Date.UTC(cutoff.getUTCFullYear(), cutoff.getUTCMonth(), 1)).toISOString()]);
+  const partitionsBefore = (await runLogPartitions(sql)).length;
+  t0 = Date.now();
+  const retention = await runLogRetention(sql, 400);
+  const retentionMs = Date.now() - t0;
+  const [left] = await sql.query<{ n: string }>('select count(*) as n from lift_events');
+  log(
+    `retention job on ${EVENTS_TOTAL.toLocaleString('en')} entries: ${retentionMs} ms, ${retention.partitionsDropped} of ${partitionsBefore} monthly partitions dropped ` +
+      `(${Number(old!.n).toLocaleString('en')} entries), ${Number(left!.n).toLocaleString('en')} kept`,
+  );
+  process.stdout.write(JSON.stringify({ bench: 'retention', events: EVENTS_TOTAL, ms: retentionMs, partitionsDropped: retention.partitionsDropped, entriesDropped: Number(old!.n), kept: Number(left!.n) }) + '\n');
   await app.close();
   await database.close();
   t0 = Date.now();

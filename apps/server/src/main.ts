@@ -2,6 +2,9 @@ import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { BrokerPortBusyError } from './plugins/mqtt.ts';
 
+/** A graceful stop must be over by then; past it the process exits with 1. */
+const STOP_TIMEOUT_MS = 10_000;
+
 /** Starts LiftLink; a bad configuration or a busy port ends with one clear line, not a trace. */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,15 +15,35 @@ async function main(): Promise<void> {
       process.stdout.write(`\n  Administrator created: ${username} / ${password}\n  Keep it now: it is not shown again.\n\n`);
     },
   });
-  const shutdown = (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
+  // SIGTERM/SIGINT: a graceful stop (docs/operations.md, "Stopping and restarting"). A
+  // second signal, or a stop that overruns STOP_TIMEOUT_MS, ends the process at once.
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`liftlink: ${signal} again: stopping at once\n`);
+      process.exit(130);
+    }
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing what is in hand');
+    const started = Date.now();
+    const hard = setTimeout(() => {
+      process.stderr.write(`liftlink: the stop took longer than ${STOP_TIMEOUT_MS / 1000} s: exiting anyway\n`);
+      process.exit(1);
+    }, STOP_TIMEOUT_MS);
+    hard.unref();
     app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => {
+        app.log.info({ ms: Date.now() - started }, 'stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        process.stderr.write(`liftlink: stop failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exit(1);
+      },
     );
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -10,10 +10,15 @@ const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '
  * transaction. The same files run on PGlite and PostgreSQL. An advisory lock keeps two
  * server instances that start together from applying the same file twice.
  */
-export async function migrate(db: SqlExecutor): Promise<string[]> {
-  const files = readdirSync(MIGRATIONS_DIR)
+/** The schema this version knows: the migration files, in order. */
+export function migrationNames(): string[] {
+  return readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith('.sql'))
     .sort();
+}
+
+export async function migrate(db: SqlExecutor): Promise<string[]> {
+  const files = migrationNames();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.exec(`select pg_advisory_xact_lock(727274)`);

@@ -5,8 +5,8 @@
 // Plain JavaScript on purpose: a worker does not inherit the TypeScript loader in every
 // runner (vitest's workers have none), and this file only relays messages.
 //
-// Requests: { id, op: 'query', text, params, rowMode } | { id, op: 'exec', text } | { id, op: 'close' }
-// Answers:  { id, rows } | { id, error: { message, ...fields of PostgreSQL's error } }
+// Requests: { id, op: 'query', text, params, rowMode } | { id, op: 'exec', text } | { id, op: 'dump' } | { id, op: 'close' }
+// Answers:  { id, rows, data? } | { id, error: { message, ...fields of PostgreSQL's error } }
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -32,6 +32,13 @@ async function run(request) {
     case 'exec':
       await client.exec(request.text);
       return { rows: [] };
+    case 'dump': {
+      // A checkpoint first, so the data files hold every committed change; nothing else
+      // runs meanwhile (statements reach this thread one at a time).
+      await client.exec('checkpoint');
+      const blob = await client.dumpDataDir('gzip');
+      return { rows: [], data: new Uint8Array(await blob.arrayBuffer()) };
+    }
     case 'close':
       await client.close();
       return { rows: [] };
@@ -43,7 +50,7 @@ async function run(request) {
 parentPort.on('message', (request) => {
   run(request).then(
     (answer) => {
-      parentPort.postMessage({ id: request.id, ...answer });
+      parentPort.postMessage({ id: request.id, ...answer }, answer.data ? [answer.data.buffer] : []);
       if (request.op === 'close') parentPort.close();
     },
     (err) => parentPort.postMessage({ id: request.id, error: plainError(err) }),

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import tls from 'node:tls';
 import { once } from 'node:events';
 import fp from 'fastify-plugin';
 import { Aedes, type Client as AedesClient } from 'aedes';
@@ -34,8 +35,12 @@ declare module 'fastify' {
     /** The embedded broker, when MQTT_URL is unset. */
     broker: Aedes | null;
     brokerAccess: BrokerAccess;
+    /** The embedded broker's MQTT-over-TLS port (MQTT_TLS_PORT), or null without TLS or with MQTT_URL. */
+    brokerTlsPort: number | null;
     /** Disconnects a device from the embedded broker at once (credential reset). */
     kickDevice(deviceNo: string): void;
+    /** Lifts with a session on the embedded broker (0 with MQTT_URL). */
+    connectedLifts(): number;
   }
 }
 
@@ -46,6 +51,7 @@ export default fp(async (app) => {
   app.decorate('brokerAccess', DENY_ALL);
   let broker: Aedes | null = null;
   let server: net.Server | null = null;
+  let tlsServer: tls.Server | null = null;
   const servicePassword = config.mqttPassword ?? newToken();
   const serviceUser = config.mqttUsername ?? `${SERVICE_USER_PREFIX}`;
   const deviceClients = new Map<string, AedesClient>();
@@ -91,19 +97,25 @@ export default fp(async (app) => {
     });
     // No Nagle delay: small MQTT packets (PUBACK, a command, its answer) go out at once
     // instead of waiting up to 40 ms for the peer's delayed ACK.
-    server = net.createServer((socket) => {
+    const handle = (socket: net.Socket) => {
       socket.setNoDelay(true);
       broker!.handle(socket);
-    });
-    server.listen(config.mqttPort, config.host);
-    try {
-      await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err as Error))]);
-    } catch (err) {
-      broker.close();
-      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-        throw new BrokerPortBusyError(`MQTT_PORT ${config.mqttPort} is already in use. Set MQTT_PORT to a free port, or MQTT_URL to use a running broker.`);
+    };
+    server = net.createServer(handle);
+    // With MQTT_PLAIN=false lifts get TLS only; the plain listener stays on a loopback port of its own for the server's own connection.
+    const plainOnNetwork = !config.tls || config.tls.mqttPlain;
+    await listenBroker(server, plainOnNetwork ? config.mqttPort : 0, plainOnNetwork ? config.host : '127.0.0.1', 'MQTT_PORT', broker);
+    if (config.tls && app.tls) {
+      // MQTT over TLS for the lifts, with the certificate the HTTPS server presents (and reloads).
+      tlsServer = tls.createServer({ cert: app.tls.current.cert, key: app.tls.current.key }, handle);
+      tlsServer.on('tlsClientError', (err) => app.log.debug({ err: err.message }, 'mqtts handshake failed'));
+      try {
+        await listenBroker(tlsServer, config.tls.mqttTlsPort, config.host, 'MQTT_TLS_PORT', broker);
+      } catch (err) {
+        server.close();
+        throw err;
       }
-      throw err;
+      app.tls.serve(tlsServer);
     }
   }
 
@@ -131,8 +143,15 @@ export default fp(async (app) => {
   });
 
   app.decorate('broker', broker);
+  app.decorate('brokerTlsPort', tlsServer ? (tlsServer.address() as net.AddressInfo).port : null);
   app.decorate('mqtt', client);
   app.decorate('kickDevice', (deviceNo: string) => deviceClients.get(deviceNo)?.close());
+  app.decorate('connectedLifts', () => deviceClients.size);
+  // Stopping: no new lift connections from here on; those open are served until the broker closes.
+  app.addHook('preClose', async () => {
+    server?.close();
+    tlsServer?.close();
+  });
   app.healthChecks.set('broker', async () => {
     if (!client.connected) throw new Error('broker unreachable');
   });
@@ -141,9 +160,24 @@ export default fp(async (app) => {
     if (broker) {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server!.close(() => resolve()));
+      if (tlsServer) await new Promise<void>((resolve) => tlsServer.close(() => resolve()));
     }
   });
 });
+
+/** Listens on `port`; a busy port stops the start with one line naming `variable`. */
+async function listenBroker(server: net.Server, port: number, host: string, variable: 'MQTT_PORT' | 'MQTT_TLS_PORT', broker: Aedes): Promise<void> {
+  server.listen(port, host);
+  try {
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err as Error))]);
+  } catch (err) {
+    broker.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new BrokerPortBusyError(`${variable} ${port} is already in use. Set ${variable} to a free port, or MQTT_URL to use a running broker.`);
+    }
+    throw err;
+  }
+}
 
 /** Turns off Nagle's algorithm on an MQTT.js TCP connection (MQTT.js does not offer it). */
 export function noDelay(client: MqttClient): void {

@@ -52,6 +52,13 @@ export default fp(async (app) => {
   const liftIds = new Map<string, string>();
   const drops: IngestStats['drops'] = { topic: 0, tooLarge: 0, json: 0, schema: 0, unknownDevice: 0, refusedByDatabase: 0 };
   let stored = 0;
+  const { metrics } = app;
+  const refuse = (reason: keyof IngestStats['drops']) => {
+    drops[reason]++;
+    metrics.ingestRefused.labels(reason).inc();
+  };
+  /** Set at shutdown: messages from here on are not acknowledged, so lifts send them again after reconnecting. */
+  let stopping = false;
 
   async function resolveLiftIds(deviceNos: string[]): Promise<void> {
     const missing = [...new Set(deviceNos.filter((d) => !liftIds.has(d)))];
@@ -68,7 +75,7 @@ export default fp(async (app) => {
     onError: (err, attempt) => app.log.warn({ err: err instanceof Error ? err.message : err, attempt }, 'ingest batch not stored, retrying'),
     isDataError: refusedByData,
     onDrop: (item, err) => {
-      drops.refusedByDatabase++;
+      refuse('refusedByDatabase');
       app.log.warn({ deviceNo: item.deviceNo, kind: item.kind, err: err instanceof Error ? err.message : err }, 'lift message refused by the database, left out');
     },
     store: async (items) => {
@@ -77,15 +84,22 @@ export default fp(async (app) => {
       for (const item of items) {
         const liftId = liftIds.get(item.deviceNo);
         if (!liftId) {
-          drops.unknownDevice++;
+          refuse('unknownDevice');
           continue;
         }
         const { deviceNo: _d, ...rest } = item;
         batch.push({ ...rest, liftId } as UplinkMessage);
       }
       if (!batch.length) return;
+      const commitStarted = performance.now();
       const changes = await sql.transaction((tx) => storeBatch(tx, batch));
+      metrics.ingestCommitSeconds.observe((performance.now() - commitStarted) / 1000);
+      metrics.ingestBatchSize.observe(batch.length);
       stored += batch.length;
+      // A run-log entry not in the changes had its (lift, seq) stored before: a redelivery.
+      const duplicates = batch.filter((m) => m.kind === 'event').length - changes.filter((c) => c.type === 'event').length;
+      metrics.ingestDuplicated.inc(duplicates);
+      metrics.ingestAccepted.inc(batch.filter((m) => m.kind !== 'disconnect').length - duplicates);
       // Not awaited: with the broker away the live message waits in MQTT.js for the
       // reconnection, and the lifts' acknowledgements must not wait with it (nor, in
       // normal running, for one more broker round trip per batch).
@@ -99,13 +113,14 @@ export default fp(async (app) => {
   }
 
   async function handle(topic: string, payload: Buffer | string): Promise<void> {
+    if (stopping) throw new Error('ingest is stopping');
     const decoded = decodeLiftMessage(topic, payload);
     if (!decoded.ok) {
-      drops[decoded.reason]++;
+      refuse(decoded.reason);
       return;
     }
     if (decoded.kind === 'cmd' || decoded.kind === 'config/set' || decoded.kind === 'config/get') {
-      drops.topic++;
+      refuse('topic');
       return;
     }
     await batcher.add({ deviceNo: decoded.deviceNo, kind: decoded.kind, message: decoded.message });
@@ -141,6 +156,12 @@ export default fp(async (app) => {
       handle,
       log: (msg, err) => app.log.warn({ err: err instanceof Error ? err.message : err }, msg),
     });
+    ingestClients.forEach((c, i) => {
+      const gauge = metrics.brokerConnected.labels(`ingest-${i}`);
+      gauge.set(c.connected ? 1 : 0);
+      c.on('connect', () => gauge.set(1));
+      c.on('close', () => gauge.set(0));
+    });
   }
 
   // A lift that stays silent past its heartbeat window is offline, whatever the broker said.
@@ -158,9 +179,15 @@ export default fp(async (app) => {
     })().catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'presence sweep failed'));
   }, sweepMs);
 
+  // After the HTTP server has stopped (commands in flight got their answers through ingest):
+  // no new lift message is taken, the batch in hand is committed and acknowledged, then the
+  // ingest connections end (what they were sent and did not acknowledge goes to the others).
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
-    await Promise.all(ingestClients.map((c) => c.endAsync()));
+    stopping = true;
     await batcher.close();
+    // The PUBACKs of the last batch leave as the stores resolve: give them a moment to be written.
+    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all(ingestClients.map((c) => c.endAsync()));
   });
 });

@@ -86,7 +86,8 @@ interface StoredEvent {
 /**
  * Adds the batch's new run-log entries, numbered with their lift's next ordinals (the lifts
  * are locked, so two instances' batches number them in turn), in one multi-row insert.
- * A message stored before is skipped by (lift, seq). That is rare (a redelivery after a
+ * A message stored before is skipped by (lift, seq, ts): the run log is partitioned by ts
+ * and a redelivery carries its original ts (migration 0011). That is rare (a redelivery after a
  * lost acknowledgement), so the insert assumes there is none; when the database finds one,
  * the entries are taken back and numbered again without it, leaving no gap in the ordinals.
  * `next` holds each lift's last ordinal and is advanced.
@@ -111,7 +112,7 @@ async function insertEvents(tx: Tx, events: Extract<UplinkMessage, { kind: 'even
     const rows = await tx.query<{ id: string; lift_id: string; seq: string }>(
       `insert into lift_events (lift_id, seq, n, ts, code, fault, floor)
        select * from unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::text[], $6::boolean[], $7::integer[])
-       on conflict (lift_id, seq) do nothing
+       on conflict (lift_id, seq, ts) do nothing
        returning id, lift_id, seq`,
       [fresh.map((e) => e.liftId), fresh.map((e) => e.seq), ordinals, fresh.map((e) => e.ts), fresh.map((e) => e.code), fresh.map((e) => e.fault), fresh.map((e) => e.floor)],
     );

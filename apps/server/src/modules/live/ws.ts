@@ -1,9 +1,9 @@
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
-import { TOKEN_COOKIE } from '@liftlink/protocol';
-import { can } from '../../types.ts';
-import { liftScope } from '../lifts/scope.ts';
+import { TOKEN_COOKIE, hasPermission } from '@liftlink/protocol';
+import { liftFilter } from '../access/policy.ts';
 import type { LiveMessage } from './bus.ts';
 import type { AuthContext } from '../../types.ts';
 
@@ -23,7 +23,35 @@ const clientMessageSchema = z.discriminatedUnion('type', [
 ]);
 
 const HEARTBEAT_MS = 15_000;
+/** The close code of a stopping server (Service Restart): the web client reconnects, to this server restarted or another instance. */
+export const LIVE_RESTART_CLOSE = 1012;
+/** A socket that has not finished the closing handshake by then is cut. */
+const CLOSE_WAIT_MS = 1_000;
+
+/**
+ * Registered as @fastify/websocket's preClose: every live socket is closed with 1012 before
+ * the HTTP server waits for its connections to end.
+ */
+export async function closeLiveSockets(this: FastifyInstance): Promise<void> {
+  const server = this.websocketServer;
+  const sockets = [...server.clients];
+  for (const socket of sockets) socket.close(LIVE_RESTART_CLOSE, 'server restart');
+  const closed = Promise.all(sockets.filter((s) => s.readyState !== s.CLOSED).map((s) => new Promise((r) => s.once('close', r))));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([closed, new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+  clearTimeout(timer);
+  for (const socket of sockets) if (socket.readyState !== socket.CLOSED) socket.terminate();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
 const REPLAY_LIMIT = 500;
+
+/** How the OpenAPI document describes the socket: an upgrade, then JSON messages both ways. */
+const LIVE_SOCKET_SCHEMA = {
+  tags: ['live'],
+  description:
+    'A WebSocket (upgrade this GET). The session is the cookie sent with the upgrade or a first `{ "type": "auth", "token" }` message; then the client subscribes to lifts or to the fleet, and each update the caller may see arrives as a JSON message.',
+  response: { 101: { description: 'Switching Protocols: the live socket is open.', content: {} } },
+};
 
 /**
  * `GET /ws/live`: live lift updates. The session comes from the HttpOnly cookie sent with
@@ -39,17 +67,18 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
 
 
   async function visible(auth: AuthContext, liftIds: string[]): Promise<Set<string>> {
-    const scope = liftScope(auth, 2);
+    const scope = liftFilter(auth, 2, 'lift.get');
     const rows = await sql.query<{ id: string }>(`select id from lifts l where l.id = any($1::uuid[]) and ${scope.where}`, scope.param ? [liftIds, scope.param] : [liftIds]);
     return new Set(rows.map((r) => r.id));
   }
 
-  app.get('/ws/live', { websocket: true, config: { access: 'public' } }, (socket: WebSocket, request) => {
+  app.get('/ws/live', { websocket: true, config: { access: 'public' }, schema: LIVE_SOCKET_SCHEMA }, (socket: WebSocket, request) => {
     let auth: AuthContext | null = null;
     const lifts = new Set<string>();
     let fleet: Set<string> | null = null;
     let alive = true;
     const send = (msg: unknown) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(msg));
+    app.metrics.liveClients.inc();
 
     const stop = app.live.on((msg: LiveMessage) => {
       if (!auth) return;
@@ -66,6 +95,7 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
     }, HEARTBEAT_MS);
     socket.on('pong', () => (alive = true));
     socket.on('close', () => {
+      app.metrics.liveClients.dec();
       stop();
       clearInterval(heartbeat);
     });
@@ -96,14 +126,14 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
           return send({ type: 'ready' });
         }
         if (!auth) return send({ type: 'error', code: 'auth.unauthorized' });
-        if (!can(auth, 'lift', 'get') && msg.type !== 'subscribeFleet') return send({ type: 'error', code: 'forbidden' });
+        if (!hasPermission(auth.permissions, 'lift.get') && msg.type !== 'subscribeFleet') return send({ type: 'error', code: 'forbidden' });
         if (msg.type === 'unsubscribe') {
           msg.liftIds.forEach((id) => lifts.delete(id));
           return send({ type: 'unsubscribed', liftIds: msg.liftIds });
         }
         if (msg.type === 'subscribeFleet') {
-          if (!can(auth, 'lift', 'query')) return send({ type: 'error', code: 'forbidden' });
-          const scope = liftScope(auth, 1);
+          if (!hasPermission(auth.permissions, 'lift.query')) return send({ type: 'error', code: 'forbidden' });
+          const scope = liftFilter(auth, 1, 'lift.query');
           const rows = await sql.query<{ id: string }>(`select id from lifts l where ${scope.where}`, scope.param ? [scope.param] : []);
           fleet = new Set(rows.map((r) => r.id));
           return send({ type: 'fleetSubscribed', count: fleet.size });

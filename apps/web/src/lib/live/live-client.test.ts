@@ -123,6 +123,25 @@ describe('LiveClient', () => {
     expect(received).toHaveLength(3);
   });
 
+  it('reconnects without an error when the server restarts (close code 1012)', () => {
+    const { client, sockets, last } = setup();
+    client.subscribeLift(LIFT, () => undefined);
+    last().open();
+    last().push({ type: 'ready' });
+    expect(client.getState()).toBe('open');
+    last().drop(1012);
+    expect(client.getState()).toBe('reconnecting');
+    vi.advanceTimersByTime(1_000);
+    expect(sockets).toHaveLength(2);
+    last().open();
+    last().push({ type: 'ready' });
+    expect(client.getState()).toBe('open');
+    expect(last().sent).toEqual([
+      { type: 'auth', token: 'tok' },
+      { type: 'subscribe', liftIds: [LIFT] },
+    ]);
+  });
+
   it('backs off further when reconnecting keeps failing, and starts over after success', () => {
     const { client, sockets, last } = setup();
     client.subscribeLift(LIFT, () => undefined);

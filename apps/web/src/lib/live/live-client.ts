@@ -32,6 +32,7 @@ export interface LiveClientOptions {
 }
 
 const SOCKET_OPEN = 1;
+/** Any other close (a lost network, 1012 from a server restarting) is answered by reconnecting. */
 const UNAUTHORIZED_CLOSE = 4401;
 /** The server takes at most 500 lift ids per subscribe message. */
 const SUBSCRIBE_CHUNK = 500;
