@@ -133,7 +133,11 @@ test('a locked lift refuses movement with its reason; lock and unlock need no co
   test.setTimeout(120_000);
   const lift = await liftServer.admin.lift('DEMO-0004');
   // The demo lifts make random local trips; a moving lift refuses the lock (rightly).
-  await liftServer.admin.waitForStatus(lift.id, (i) => i.status?.platform.movement === 'stop', 60_000);
+  await liftServer.admin.waitForStatus(
+    lift.id,
+    (i) => i.status?.platform.movement === 'stop',
+    60_000,
+  );
   await openLift(page, lift.id);
   try {
     await page.getByTestId('cmd-lock-true').click();
@@ -360,4 +364,37 @@ test('a lift that stops talking turns offline within the heartbeat window, live'
   await expect(page.getByTestId('lift-online')).toHaveAttribute('data-online', 'true', {
     timeout: 60_000,
   });
+});
+
+test('a lift page is named by its alias, else its device number, in its tab and window title', async ({
+  page,
+  liftServer,
+}) => {
+  const { admin } = liftServer;
+  const named = await admin.lift('DEMO-0003');
+  const unnamed = await admin.lift('DEMO-0002');
+  const alias = `Staircase B ${Date.now().toString(36)}`;
+  const saved = await admin.call('POST', '/auth/access/lift/alias/update', {
+    liftId: named.id,
+    alias,
+  });
+  expect(saved.status).toBe(200);
+  await admin.call('POST', '/auth/access/lift/alias/update', { liftId: unnamed.id, alias: '' });
+
+  await openLift(page, named.id);
+  const tabs = page.getByTestId('multi-tab');
+  await expect(tabs.getByText(`Lift · ${alias}`)).toBeVisible();
+  await expect(page).toHaveTitle(new RegExp(`^Lift · ${alias} - `));
+  await expect(tabs).not.toContainText(named.id.slice(0, 8));
+
+  // In the app (as a link does), so both lifts have their tabs.
+  await page.evaluate((target) => {
+    window.history.pushState({}, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, `/lift/${unnamed.id}`);
+  await expect(tabs.getByText('Lift · DEMO-0002')).toBeVisible();
+  await expect(page).toHaveTitle(/^Lift · DEMO-0002 - /);
+  // The first lift's tab keeps its name.
+  await expect(tabs.getByText(`Lift · ${alias}`)).toBeVisible();
+  await expect(tabs).not.toContainText(unnamed.id.slice(0, 8));
 });

@@ -9,7 +9,15 @@ import { ApiError, http } from '../lib/http.ts';
 import { isLanguage, storedLanguage, tx } from '../lib/i18n/i18n.ts';
 import { changeLanguage } from '../lib/i18n/language.ts';
 import { adoptProfileSettings } from '../lib/layout-settings.ts';
-import { loginPath, logout, SessionContext, userInfoQuery, type Session } from '../lib/session.ts';
+import { greetingText } from '../lib/greeting.ts';
+import {
+  loginPath,
+  logout,
+  SessionContext,
+  takeWelcome,
+  userInfoQuery,
+  type Session,
+} from '../lib/session.ts';
 import { PageLoading } from '../components/page-loading.tsx';
 import { AntdScope } from './antd/antd-scope.tsx';
 import { ShellApp } from './antd/shell-app.tsx';
@@ -30,6 +38,7 @@ export default function AuthenticatedApp() {
 
   useEffect(() => {
     if (!query.isError) return;
+    takeWelcome();
     // A 401 is the HTTP client's: it logs out and reloads the page after 1.5 s.
     if (query.error instanceof ApiError && query.error.status === 401) return;
     notification.error({
@@ -44,6 +53,12 @@ export default function AuthenticatedApp() {
 
   useEffect(() => {
     if (!info) return;
+    if (takeWelcome())
+      notification.success({
+        key: 'welcome',
+        title: tx('login.welcome'),
+        description: tx('login.welcomeBack', { greeting: greetingText() }),
+      });
     adoptProfileSettings(info.settings);
     const chosen = storedLanguage();
     if (!chosen && isLanguage(info.language)) void changeLanguage(info.language);
@@ -53,6 +68,8 @@ export default function AuthenticatedApp() {
         .post('/auth/access/account/profile/update', { language: chosen })
         .catch(() => undefined);
     }
+    // The welcome follows the first load of the user info only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [info]);
 
   const userId = info?.id;

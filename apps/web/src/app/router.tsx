@@ -12,8 +12,8 @@ import { loginPath } from '../lib/session.ts';
  * Every page is a lazy component (120 s chunk time-out) that shows the loading spinner in
  * its layout while its code arrives.
  */
-const UserLayout = lazyPage(() => import('./layout/user-layout.tsx'));
-const LoginPage = lazyPage(() => import('../features/auth/components/login-page.tsx'));
+export const UserLayout = lazyPage(() => import('./layout/user-layout.tsx'));
+export const LoginPage = lazyPage(() => import('../features/auth/components/login-page.tsx'));
 /** The public pages that use antd load it (theme and locale) through this layout route. */
 const AntdOutlet = lazyPage(() => import('./antd/antd-outlet.tsx'));
 const RegisterPage = lazyPage(() => import('../features/auth/components/register-page.tsx'));
@@ -29,7 +29,7 @@ const QrcodePage = lazyPage(() => import('../features/qrcode/components/qrcode-p
 const NotFoundPage = lazyPage(() => import('../features/exception/components/not-found-page.tsx'));
 const ExceptionPage = lazyPage(() => import('../features/exception/components/exception-page.tsx'));
 const FailurePage = lazyPage(() => import('../features/exception/components/failure-page.tsx'));
-const AuthenticatedApp = lazyPage(() => import('./authenticated-app.tsx'));
+export const AuthenticatedApp = lazyPage(() => import('./authenticated-app.tsx'));
 
 /** Spec section 6: without a token, go to login with the full target in `redirect`. */
 function RequireToken() {

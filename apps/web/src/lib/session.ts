@@ -7,7 +7,9 @@ import { queryClient } from './query-client.ts';
 
 export const userInfoQuery = queryOptions({
   queryKey: ['auth', 'info'] as const,
-  queryFn: ({ signal }) => http.get<UserInfo>('/auth/access/info', undefined, { signal }),
+  // A failure has its own notice (spec section 8), not the generic Forbidden one beside it.
+  queryFn: ({ signal }) =>
+    http.get<UserInfo>('/auth/access/info', undefined, { signal, quiet: 'forbidden' }),
   staleTime: Infinity,
   retry: false,
 });
@@ -45,15 +47,41 @@ export async function logout(): Promise<void> {
   }
 }
 
-/** A redirect target from the query string: same-site paths only. */
-export function safeRedirect(
-  target: string | null | undefined,
-  fallback = '/dashboard/workplace',
-): string {
+/**
+ * A redirect target from the query string: same-site paths only. Without one the user goes
+ * to `/`, which leads to the first page they may see.
+ */
+export function safeRedirect(target: string | null | undefined, fallback = '/'): string {
   if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\'))
     return fallback;
   if (target.startsWith('/user/login')) return fallback;
   return target;
+}
+
+let welcomePending = false;
+
+/** Sign-in succeeded: greet the user once their user info has loaded (not before: it may fail). */
+export function expectWelcome(): void {
+  welcomePending = true;
+}
+
+/** True once after a sign-in; a failed user-info load takes it too, so no welcome follows. */
+export function takeWelcome(): boolean {
+  const pending = welcomePending;
+  welcomePending = false;
+  return pending;
+}
+
+/** Navigation state of the step right after sign-in (see isFromSignIn). */
+export const FROM_SIGN_IN = { fromSignIn: true } as const;
+
+/** True on the page reached by signing in: a target the user may not see then yields to home. */
+export function isFromSignIn(state: unknown): boolean {
+  return (
+    typeof state === 'object' &&
+    state !== null &&
+    (state as { fromSignIn?: unknown }).fromSignIn === true
+  );
 }
 
 export function loginPath(target: string): string {

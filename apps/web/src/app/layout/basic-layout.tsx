@@ -14,7 +14,8 @@ import { LanguageSelect } from '../../components/language-select.tsx';
 import { http } from '../../lib/http.ts';
 import { tx } from '../../lib/i18n/i18n.ts';
 import { useLayoutSettings } from '../../lib/layout-settings.ts';
-import { useSession } from '../../lib/session.ts';
+import { usePageSubjects } from '../../lib/page-subject.ts';
+import { isFromSignIn, useSession } from '../../lib/session.ts';
 import { copyrightLine, useSiteInfo } from '../../lib/site.ts';
 import { createRouteTable } from '../routing/route-table.ts';
 import { MultiTabBar } from '../tabs/multi-tab-bar.tsx';
@@ -100,12 +101,14 @@ export function BasicLayout() {
     setOpenKeys((prev) => Array.from(new Set([...prev, ...open])));
   }
 
+  const subjects = usePageSubjects();
   const titleOf = (key: string) => {
     const found = table.resolve(key);
     if (found.kind === 'page') {
       const title = tx(found.route.titleKey);
-      const param = Object.values(found.params)[0];
-      return param ? `${title} · ${param.slice(0, 8)}` : title;
+      // A page about one thing (a lift) names it once it has loaded: alias, else device number.
+      const subject = subjects.get(key);
+      return subject ? `${title} · ${subject}` : title;
     }
     return found.kind === 'forbidden' ? t('exception.403.title') : t('exception.404.title');
   };
@@ -116,6 +119,9 @@ export function BasicLayout() {
   });
 
   if (resolution.kind === 'redirect') return <Navigate to={resolution.to} replace />;
+  // Right after sign-in a redirect target the user may not see gives way to their first page.
+  if (resolution.kind === 'forbidden' && isFromSignIn(location.state))
+    return <Navigate to={table.home} replace />;
 
   const onLanguageChanged = (language: Language) => {
     void http.post('/auth/access/account/profile/update', { language }).catch(() => undefined);

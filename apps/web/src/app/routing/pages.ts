@@ -1,13 +1,13 @@
 import type { ComponentType } from 'react';
 import { withTexts } from '../../lib/i18n/language.ts';
-import { lazyPage } from '../../lib/lazy.ts';
+import { lazyPage, type LazyPage } from '../../lib/lazy.ts';
 
 /**
  * The pages the server's routes name in `component`, each loaded on first visit.
  * Every page but the workplace shows lift texts (lists, pickers, kinds), so those load
  * with it; the factory bench also loads its own.
  */
-export const PAGES: Record<string, ComponentType> = {
+export const PAGES: Record<string, LazyPage<ComponentType>> = {
   Workplace: lazyPage(() => import('../../features/dashboard/components/workplace-page.tsx')),
   Analysis: lazyPage(
     withTexts(['lifts'], () => import('../../features/analysis/components/analysis-page.tsx')),
@@ -45,6 +45,7 @@ export const PAGES: Record<string, ComponentType> = {
   SystemOrgs: lazyPage(
     withTexts(['lifts'], () => import('../../features/system/components/orgs-page.tsx')),
   ),
+  SystemBackup: lazyPage(() => import('../../features/system/components/backup-page.tsx')),
   AccountCenter: lazyPage(
     withTexts(['lifts'], () => import('../../features/account/components/account-center-page.tsx')),
   ),

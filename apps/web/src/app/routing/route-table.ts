@@ -41,6 +41,11 @@ export type Resolution =
 
 const ALL_ROUTES = flattenRoutes(APP_ROUTES).sort(byPrecedence);
 
+/** The page component the product shows at `pathname`, whoever asks (for preloading its code). */
+export function componentAt(pathname: string): string | undefined {
+  return findIn(ALL_ROUTES, pathname)?.route.component;
+}
+
 export interface RouteTable {
   routes: FlatRoute[];
   home: string;
@@ -60,14 +65,13 @@ function findIn(
   return undefined;
 }
 
-/** The first page of the user's routes: the workplace when the user may see it. */
+/**
+ * Where the user lands: the first page of the menu they may see (the workplace for most),
+ * else any page they may see, else their account centre.
+ */
 function homeOf(routes: readonly FlatRoute[]): string {
   const pages = routes.filter((r) => r.component && !r.path.includes(':'));
-  return (
-    pages.find((r) => r.path === '/dashboard/workplace')?.path ??
-    pages[0]?.path ??
-    '/account/center'
-  );
+  return pages.find((r) => !r.hideInMenu)?.path ?? pages[0]?.path ?? '/account/center';
 }
 
 /**

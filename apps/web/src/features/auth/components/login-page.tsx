@@ -13,13 +13,12 @@ import { LiteCheckbox } from '../../../components/lite/lite-checkbox.tsx';
 import { LiteIcon } from '../../../components/lite/lite-icon.tsx';
 import { LiteInput } from '../../../components/lite/lite-input.tsx';
 import { useCaptchaSender } from '../../../components/use-captcha-sender.ts';
-import { useFeedback } from '../../../lib/feedback.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
-import { greetingText } from '../../../lib/greeting.ts';
 import { ApiError } from '../../../lib/http.ts';
 import { tx } from '../../../lib/i18n/i18n.ts';
-import { safeRedirect } from '../../../lib/session.ts';
+import { expectWelcome, FROM_SIGN_IN, safeRedirect } from '../../../lib/session.ts';
 import { useSiteInfo } from '../../../lib/site.ts';
+import { preloadPage, preloadShell } from '../../../app/routing/preload.ts';
 import { hasToken, setToken } from '../../../lib/token.ts';
 import { authApi } from '../api/auth-api.ts';
 import { LOGIN_RULES, type LoginField } from '../model/login-rules.ts';
@@ -37,7 +36,6 @@ const EMPTY: Record<LoginField, string> = { username: '', password: '', mobile: 
  */
 export default function LoginPage() {
   const { t } = useTranslation();
-  const { notification } = useFeedback();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
@@ -59,8 +57,9 @@ export default function LoginPage() {
   };
   const captcha = useCaptchaSender(async () => (check(['mobile']) ? values.mobile : null));
 
-  // Spec section 2: a signed-in user opening the login page lands on the workplace.
-  if (hasToken() && !login.isSuccess) return <Navigate to="/dashboard/workplace" replace />;
+  // Spec section 2: a signed-in user opening the login page lands on their first page (the
+  // workplace when they may see it).
+  if (hasToken() && !login.isSuccess) return <Navigate to="/" replace />;
 
   const change = (field: LoginField) => (value: string) => {
     setValues((prev) => ({ ...prev, [field]: value }));
@@ -76,6 +75,9 @@ export default function LoginPage() {
           : ['username', 'password'];
     if (!check(fields)) return;
     setFailure(null);
+    // The shell's and the landing page's code download while the sign-in call is on its way.
+    preloadShell();
+    preloadPage(safeRedirect(searchParams.get('redirect')));
     const body: LoginRequest =
       tab === 'account'
         ? {
@@ -91,12 +93,11 @@ export default function LoginPage() {
       setToken(result.token, result.expiresAt, remember);
       queryClient.removeQueries({ queryKey: ['auth'] });
       // Shown over the shell: the message host loads with it (lib/feedback.ts).
-      notification.success({
-        key: 'welcome',
-        title: tx('login.welcome'),
-        description: tx('login.welcomeBack', { greeting: greetingText() }),
+      expectWelcome();
+      await navigate(safeRedirect(searchParams.get('redirect')), {
+        replace: true,
+        state: FROM_SIGN_IN,
       });
-      await navigate(safeRedirect(searchParams.get('redirect')), { replace: true });
     } catch (error) {
       if (
         error instanceof ApiError &&

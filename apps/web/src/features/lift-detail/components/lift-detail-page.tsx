@@ -5,10 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { PageLoading } from '../../../components/page-loading.tsx';
-import { useAccess } from '../../../lib/access.tsx';
+import { liftAllows } from '../../../lib/access.tsx';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { ApiError } from '../../../lib/http.ts';
 import { useLiveConnection } from '../../../lib/live/use-live.ts';
+import { usePageSubject } from '../../../lib/page-subject.ts';
 import { useLiftInfo } from '../api/lift-api.ts';
 import { CommandsPanel } from './commands-panel.tsx';
 import { ConfigPanel } from './config-panel.tsx';
@@ -45,9 +46,12 @@ export default function LiftDetailPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { liftId = '' } = useParams();
-  const can = useAccess();
   const info = useLiftInfo(liftId);
   const live = useLiftLiveState(liftId, info.data);
+  // The tab and window title name the lift: its alias, else its device number.
+  usePageSubject(
+    info.data ? info.data.lift.alias || info.data.lift.deviceNo || undefined : undefined,
+  );
   const [tab, setTab] = useState<TabKey>('monitor');
 
   if (info.isLoading) return <PageLoading />;
@@ -92,7 +96,7 @@ export default function LiftDetailPage() {
         </Card>
       </Col>
       <Col xs={24} lg={15} xxl={17}>
-        {can('liftControl.enable') ? (
+        {liftAllows(lift, 'liftControl.enable') ? (
           <CommandsPanel
             liftId={liftId}
             liftName={name}
@@ -106,7 +110,10 @@ export default function LiftDetailPage() {
         )}
       </Col>
       <Col xs={24}>
-        <LivePanels status={live.status} only={can('liftControl.enable') ? 'all' : 'io'} />
+        <LivePanels
+          status={live.status}
+          only={liftAllows(lift, 'liftControl.enable') ? 'all' : 'io'}
+        />
       </Col>
     </Row>
   );
@@ -140,7 +147,7 @@ export default function LiftDetailPage() {
               label: t('lift.tab.log'),
               children: <RunLogPanel liftId={liftId} deviceNo={lift.deviceNo} />,
             },
-            ...(can('liftConfig.get')
+            ...(liftAllows(lift, 'liftConfig.get')
               ? [
                   {
                     key: 'config',
