@@ -7,6 +7,7 @@ export * from './api/lifts.ts';
 export * from './api/alerts.ts';
 export * from './api/dashboard.ts';
 export * from './api/operation-log.ts';
+export * from './api/audit-actions.ts';
 export * from './api/health.ts';
 export * from './api/backup.ts';
 export * from './access/permissions.ts';

@@ -1,7 +1,9 @@
+import type { AuditAction } from '@liftlink/protocol';
 import type { Database } from '../../db/client.ts';
 
 export interface AuditEntry {
-  action: string;
+  /** One of the audited actions of protocol's table, which names and summarizes it in every language. */
+  action: AuditAction;
   /** ok, denied, failed, or a command's final state. */
   result: string;
   userId?: string | null;

@@ -15,6 +15,7 @@ import {
   updateLiftIotInfoSchema,
   validateConfigChange,
   type ApiCode,
+  type AuditAction,
   type LiftConfig,
   type NewIotCredentials,
   responsesOf,
@@ -36,6 +37,9 @@ import { deviceBrokerUrl } from './device-broker-url.ts';
 import { createPairingCode, verifyPairingCode } from './pairing.ts';
 import { benchLift, findLift, makerOrgOf, toBenchView, type BenchLiftRow } from './scope.ts';
 
+/** A bench step that the server audits as `manufacture.<step>`. */
+type BenchStep = AuditAction extends infer A ? (A extends `manufacture.${infer S}` ? S : never) : never;
+
 /**
  * The factory bench (spec section 7, `/manufacture/...`): register a controller under a
  * device number, issue and revoke its IoT credentials, configure it, read its
@@ -49,8 +53,8 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
   const who = (r: FastifyRequest) => ({ userId: r.auth!.userId, username: r.auth!.username, ip: r.ip });
 
   /** Runs a step and audits it, ok or failed with the error's code. */
-  async function audited<T>(request: FastifyRequest, action: string, target: { liftId?: string | null; deviceNo?: string | null; detail?: Record<string, unknown> }, step: () => Promise<T>): Promise<T> {
-    const entry = { action: `manufacture.${action}`, ...who(request), targetType: 'lift', ...(target.deviceNo ? { targetId: target.deviceNo } : {}), liftId: target.liftId ?? null };
+  async function audited<T>(request: FastifyRequest, action: BenchStep, target: { liftId?: string | null; deviceNo?: string | null; detail?: Record<string, unknown> }, step: () => Promise<T>): Promise<T> {
+    const entry = { action: `manufacture.${action}` as const, ...who(request), targetType: 'lift', ...(target.deviceNo ? { targetId: target.deviceNo } : {}), liftId: target.liftId ?? null };
     try {
       const result = await step();
       const liftId = (result as { liftId?: string } | null)?.liftId ?? target.liftId ?? null;
@@ -140,7 +144,7 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   /** Validates a whole configuration for the lift and sends it over MQTT (config/set); the lift answers. */
-  async function configure(request: FastifyRequest, lift: BenchLiftRow, next: LiftConfig, version: number, confirm: boolean | undefined, action: string) {
+  async function configure(request: FastifyRequest, lift: BenchLiftRow, next: LiftConfig, version: number, confirm: boolean | undefined, action: 'setLiftConfig' | 'runConfig') {
     return audited(request, action, { liftId: lift.id, deviceNo: lift.device_no, detail: { version } }, async () => {
       const issues = validateConfigChange(lift.config, next, lift.floors);
       if (issues.length) throw new AppError('validation.failed', { issues: issues.map((i) => ({ ...i, path: `config.${i.path}` })) });

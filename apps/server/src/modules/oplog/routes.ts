@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { responsesOf, fileResponsesOf, operationLogPageSchema } from '@liftlink/protocol';
+import { LANGUAGES, auditActionName, auditResultText, auditSummary, fileResponsesOf, operationLogPageSchema, responsesOf } from '@liftlink/protocol';
 import { z } from 'zod';
 import type { AuthContext } from '../../types.ts';
 import type { SqlExecutor } from '../../db/client.ts';
@@ -17,6 +17,8 @@ const querySchema = z.strictObject({
   to: z.iso.datetime({ offset: true }).optional(),
 });
 type Query = z.infer<typeof querySchema>;
+/** The export also takes the language of its words (the page's), else the user's. */
+const exportQuerySchema = querySchema.extend({ lang: z.enum(LANGUAGES).optional() });
 
 interface OplogRow {
   id: string;
@@ -59,9 +61,11 @@ const oplogRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(await queryOplog(sql, request.auth!, q, q.pageSize, (q.page - 1) * q.pageSize));
   });
 
-  app.get('/auth/access/operation-log/export', { config: { access: 'operationLog.export' }, schema: { tags: ['operation log'], response: fileResponsesOf('text/csv', 'The operation log as CSV (UTF-8 with a byte order mark): time, user, lift, action, result, detail.'), querystring: querySchema } }, async (request, reply) => {
+  app.get('/auth/access/operation-log/export', { config: { access: 'operationLog.export' }, schema: { tags: ['operation log'], response: fileResponsesOf('text/csv', 'The operation log as CSV (UTF-8 with a byte order mark): time, user, lift, action, result, detail; action, result and detail in words of the language asked for.'), querystring: exportQuerySchema } }, async (request, reply) => {
+    const lang = request.query.lang ?? request.auth!.language;
     const { list } = await queryOplog(sql, request.auth!, request.query, EXPORT_MAX, 0);
-    const rows = list.map((r) => [r.ts, r.username ?? '', r.deviceNo ?? r.liftId, r.action, r.result, JSON.stringify(r.detail)]);
+    // The same words as the operation log page: protocol's table names and summarizes every action.
+    const rows = list.map((r) => [r.ts, r.username ?? '', r.deviceNo ?? r.liftId, auditActionName(r.action, lang), auditResultText(r.result, lang), auditSummary(r.action, r.detail, lang)]);
     await app.audit({ action: 'operationLog.export', result: 'ok', userId: request.auth!.userId, username: request.auth!.username, ip: request.ip, detail: { rows: list.length } });
     return reply
       .header('content-type', 'text/csv; charset=utf-8')

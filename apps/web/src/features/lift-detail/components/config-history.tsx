@@ -8,7 +8,8 @@ import { useConfigLogs, type ConfigLogEntry } from '../api/lift-api.ts';
 import { configDiff } from '../model/config-model.ts';
 import { ConfigDiffTable } from './config-diff.tsx';
 
-function resultTag(result: string) {
+/** A configuration log's result in the user's words (also on the factory bench). */
+export function ConfigResultTag({ result }: { result: string }) {
   const color = result === 'applied' ? 'green' : 'red';
   const key = `config.history.result.${result}`;
   return <Tag color={color}>{hasKey(key) ? tx(key) : result}</Tag>;
@@ -71,7 +72,7 @@ export function ConfigHistory({ liftId }: { liftId: string }) {
           {
             key: 'result',
             title: t('config.history.result'),
-            render: (_, r) => resultTag(r.result),
+            render: (_, r) => <ConfigResultTag result={r.result} />,
           },
         ]}
       />

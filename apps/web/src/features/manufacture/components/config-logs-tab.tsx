@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Empty, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changedConfigKeys } from '@liftlink/protocol';
+import { ConfigResultTag } from '../../lift-detail/components/config-history.tsx';
 import { fieldLabel } from '../../lift-detail/model/config-model.ts';
 import { useConfigLogs, type ConfigLogEntry } from '../api/manufacture-api.ts';
 import { useBench } from './bench-context.tsx';
@@ -65,7 +66,12 @@ export function ConfigLogsTab() {
               : '—';
           },
         },
-        { title: t('manufacture.logs.result'), dataIndex: 'result', width: 90 },
+        {
+          title: t('manufacture.logs.result'),
+          dataIndex: 'result',
+          width: 90,
+          render: (result: string) => <ConfigResultTag result={result} />,
+        },
       ]}
     />
   );

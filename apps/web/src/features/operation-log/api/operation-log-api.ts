@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { OperationLogEntry } from '@liftlink/protocol';
+import { LIFT_AUDIT_ACTIONS, type OperationLogEntry } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 
 /** One audited operation (`GET /auth/access/operation-log`). */
@@ -21,16 +21,8 @@ export const EMPTY_OPERATION_FILTER: OperationLogFilter = {
   to: null,
 };
 
-/** The audited actions the log shows (commands and configuration, and lift edits). */
-export const OPERATION_ACTIONS = [
-  'lift.command',
-  'lift.configure',
-  'lift.readConfig',
-  'lift.alias',
-  'lift.location',
-  'lift.iotInfo',
-  'lift.exportLog',
-] as const;
+/** The audited actions the log shows: those on a lift (commands, configuration, lift edits, the factory bench). */
+export const OPERATION_ACTIONS = LIFT_AUDIT_ACTIONS;
 
 export const OPERATION_LOG_PATH = '/auth/access/operation-log';
 export const OPERATION_LOG_EXPORT_PATH = '/auth/access/operation-log/export';

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { App, Button, Card, Grid, Input, Select, Table, Tag } from 'antd';
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
+import { auditActionName, auditResultText, auditSummary } from '@liftlink/protocol';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LoadError } from '../../../components/charts/data-state.tsx';
@@ -20,7 +21,7 @@ import {
   type OperationLogEntry,
   type OperationLogFilter,
 } from '../api/operation-log-api.ts';
-import { actionText, operationDetail, resultColor, resultText } from './operation-detail.ts';
+import { resultColor } from './operation-detail.ts';
 import { TimeRangeFilter } from '../../lift-detail/components/time-range-filter.tsx';
 import './operation-log.css';
 
@@ -48,7 +49,8 @@ export default function OperationLogPage() {
     try {
       await downloadFile(
         OPERATION_LOG_EXPORT_PATH,
-        operationLogParams(filter),
+        // The file speaks the page's language: the same names and summaries as the table.
+        { ...operationLogParams(filter), lang: language },
         `operation-log-${dayjs().format('YYYY-MM-DD')}.csv`,
       );
     } catch (error) {
@@ -106,7 +108,7 @@ export default function OperationLogPage() {
             onChange={(action) => change({ action: action ?? null })}
             options={OPERATION_ACTIONS.map((action) => ({
               value: action,
-              label: actionText(action),
+              label: auditActionName(action, language),
             }))}
             popupMatchSelectWidth={false}
             style={{ minWidth: 150 }}
@@ -166,10 +168,14 @@ export default function OperationLogPage() {
                               {r.deviceNo ?? t('lift.noDeviceNo')}
                             </Link>
                           ) : null}{' '}
-                          {actionText(r.action)}
+                          {auditActionName(r.action, language)}
                         </div>
-                        <div className="oplog-detail">{operationDetail(r, language)}</div>
-                        <Tag color={resultColor(r.result)}>{resultText(r.result)}</Tag>
+                        <div className="oplog-detail">
+                          {auditSummary(r.action, r.detail, language)}
+                        </div>
+                        <Tag color={resultColor(r.result)}>
+                          {auditResultText(r.result, language)}
+                        </Tag>
                       </div>
                     ),
                   },
@@ -196,20 +202,22 @@ export default function OperationLogPage() {
                   {
                     key: 'action',
                     title: t('oplog.action'),
-                    render: (_, r) => actionText(r.action),
+                    render: (_, r) => auditActionName(r.action, language),
                   },
                   {
                     key: 'detail',
                     title: t('oplog.detail'),
                     render: (_, r) => (
-                      <span className="oplog-detail">{operationDetail(r, language)}</span>
+                      <span className="oplog-detail">
+                        {auditSummary(r.action, r.detail, language)}
+                      </span>
                     ),
                   },
                   {
                     key: 'result',
                     title: t('oplog.result'),
                     render: (_, r) => (
-                      <Tag color={resultColor(r.result)}>{resultText(r.result)}</Tag>
+                      <Tag color={resultColor(r.result)}>{auditResultText(r.result, language)}</Tag>
                     ),
                   },
                 ]

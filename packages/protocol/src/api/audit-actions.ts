@@ -1,0 +1,425 @@
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../constants.ts';
+import { REFUSAL_REASONS } from '../device/commands.ts';
+import { localized, pickText, type LocalizedText } from '../device/texts.ts';
+
+/**
+ * Every action the server audits, as data: its name, the keys of its detail, and a
+ * readable summary of that detail in zh-CN, en-US and ru-RU. The server can only audit an
+ * action of this table (`AuditAction`); the operation log page and the CSV export both
+ * render names and summaries with the functions below, so they use the same words.
+ *
+ * A summary is a template: `{key}` takes the detail's value of that key, or a value that
+ * `values` derives from the detail in the reader's language. An action with several
+ * wordings names them in `summary` and picks one with `variant`. A `reason` or `code` in
+ * the detail (why it was refused or failed) is added to the summary in words.
+ */
+export type AuditDetail = Record<string, unknown>;
+type Values = Record<string, string | number>;
+
+export interface AuditActionDef {
+  name: LocalizedText;
+  /** The keys its detail may hold. */
+  fields: readonly string[];
+  /** Summary templates by variant; `default` is used unless `variant` says otherwise. */
+  summary: { default: LocalizedText } & Record<string, LocalizedText>;
+  variant?: (detail: AuditDetail) => string;
+  values?: (detail: AuditDetail, lang: Language) => Values;
+  /** True for actions on a lift: the operation log lists only these. */
+  lift?: boolean;
+  /** Details as the server writes them, one per variant at least (the tests render each). */
+  examples: readonly AuditDetail[];
+}
+
+const str = (v: unknown): string => (v == null || v === '' ? '—' : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+const obj = (v: unknown): AuditDetail => (v && typeof v === 'object' && !Array.isArray(v) ? (v as AuditDetail) : {});
+/** The key's text from a table in `lang`; the key itself when the table does not name it. */
+const word = (table: Record<string, LocalizedText>, key: unknown, lang: string): string => {
+  const text = table[String(key)];
+  return text ? pickText(text, lang) : str(key);
+};
+
+/** A command with its arguments in words (as on the lift page: "Summon to floor 2"). */
+const COMMAND_TEXTS: Record<string, LocalizedText> = {
+  summon: localized('召唤到 {floor} 楼', 'Summon to floor {floor}', 'Вызвать на этаж {floor}'),
+  pause: localized('暂停', 'Pause', 'Пауза'),
+  restart: localized('重新启动', 'Restart', 'Перезапуск'),
+  'deform.fold': localized('折叠', 'Fold', 'Сложить'),
+  'deform.unfold': localized('展开', 'Unfold', 'Разложить'),
+  'deform.leftFlap': localized('左翻板', 'Left flap', 'Левая аппарель'),
+  'deform.rightFlap': localized('右翻板', 'Right flap', 'Правая аппарель'),
+  'aging.overall': localized('整体老化', 'Overall aging', 'Общий прогон'),
+  'aging.pedals': localized('踏板老化', 'Pedal aging', 'Прогон педали'),
+  'aging.leftGuardrail': localized('左护栏老化', 'Left guardrail aging', 'Прогон левого ограждения'),
+  'aging.rightGuardrail': localized('右护栏老化', 'Right guardrail aging', 'Прогон правого ограждения'),
+  'aging.stop': localized('停止老化', 'Stop aging', 'Остановить прогон'),
+  'test.communications': localized('通信测试', 'Communications test', 'Тест связи'),
+  'test.pedalLock': localized('踏板锁测试', 'Pedal lock test', 'Тест фиксатора педали'),
+  'test.runningLights': localized('运行灯测试', 'Running lights test', 'Тест ходовых огней'),
+  'test.keyLights': localized('按键灯测试', 'Key lights test', 'Тест подсветки кнопок'),
+  'test.positionLearning': localized('位置自学习', 'Position self-learning', 'Самообучение положений'),
+  'test.upDownDetection': localized('上下行检测', 'Up and down detection', 'Проверка вверх-вниз'),
+  'test.channelConfig': localized('通道配置', 'Channel configuration', 'Настройка каналов'),
+  'lock.on': localized('锁定', 'Lock', 'Заблокировать'),
+  'lock.off': localized('解除锁定', 'Unlock', 'Разблокировать'),
+  'disable.on': localized('禁用', 'Disable', 'Вывести из работы'),
+  'disable.off': localized('解除禁用', 'Enable', 'Ввести в работу'),
+};
+
+/** The text of a command and its arguments; the name itself for a command this table does not know. */
+export function commandText(name: string, args: AuditDetail, lang: string): string {
+  const l = languageOf(lang);
+  const key = name === 'deform' ? `deform.${str(args.shape)}` : name === 'aging' ? `aging.${str(args.target)}` : name === 'test' ? `test.${str(args.item)}` : name === 'lock' || name === 'disable' ? `${name}.${args.on ? 'on' : 'off'}` : name;
+  return COMMAND_TEXTS[key] ? fillTemplate(word(COMMAND_TEXTS, key, l), { floor: str(args.floor) }) : name;
+}
+
+/** Why an action was refused or failed: the lift's refusal reasons, and the cloud's own. */
+const REASONS: Record<string, LocalizedText> = {
+  ...REFUSAL_REASONS,
+  sendFailed: localized('指令发送失败', 'The command could not be sent', 'Не удалось отправить команду'),
+  badCaptcha: localized('验证码错误', 'Wrong verification code', 'Неверный код подтверждения'),
+  badCredentials: localized('用户名或密码错误', 'Wrong username or password', 'Неверное имя пользователя или пароль'),
+  frozen: localized('账户已冻结', 'The account is frozen', 'Учётная запись заморожена'),
+  pending: localized('账户尚未激活', 'The account is not activated yet', 'Учётная запись ещё не активирована'),
+  oldPasswordWrong: localized('原密码错误', 'The old password is wrong', 'Неверный старый пароль'),
+  'validation.failed': localized('数据无效', 'The data is not valid', 'Недопустимые данные'),
+  forbidden: localized('没有权限', 'No permission', 'Нет прав'),
+  'lift.notFound': localized('设备不存在', 'The lift was not found', 'Лифт не найден'),
+  'lift.noDeviceNo': localized('设备未分配设备号', 'The lift has no device number', 'У лифта нет номера устройства'),
+  'lift.registered': localized('设备已注册，请检查后重试', 'The device is registered already', 'Устройство уже зарегистрировано'),
+  'lift.mismatch': localized('设备不匹配', 'The device does not match', 'Устройство не совпадает'),
+  'lift.offline': localized('设备离线', 'The lift is offline', 'Лифт не в сети'),
+  'lift.timeout': localized('设备未及时响应', 'The lift did not answer in time', 'Лифт не ответил вовремя'),
+  'lift.refused': localized('设备拒绝了指令', 'The lift refused the command', 'Лифт отклонил команду'),
+  'lift.sendFailed': localized('指令发送失败', 'The command could not be sent', 'Не удалось отправить команду'),
+  'config.reconfigure': localized('设备已配置，需确认重新配置', 'Already configured: reconfiguring needs a confirmation', 'Уже настроено: перенастройку нужно подтвердить'),
+  'config.versionConflict': localized('配置已被修改，请重新读取', 'The configuration changed meanwhile', 'Конфигурация изменилась тем временем'),
+  'config.invalid': localized('配置无效', 'The configuration is not valid', 'Недопустимая конфигурация'),
+  internal: localized('服务器内部错误', 'Internal server error', 'Внутренняя ошибка сервера'),
+  unknown: localized('未知错误', 'Unknown error', 'Неизвестная ошибка'),
+};
+
+/** The reason in words; the code itself when it is not one we name. */
+export function auditReasonText(reason: string, lang: string): string {
+  return word(REASONS, reason, lang);
+}
+
+/** Results of audited actions: ok, denied, failed, and a command's final state. */
+const RESULTS: Record<string, LocalizedText> = {
+  ok: localized('成功', 'Done', 'Выполнено'),
+  denied: localized('无权限', 'Denied', 'Запрещено'),
+  failed: localized('失败', 'Failed', 'Не выполнено'),
+  created: localized('已创建', 'Created', 'Создана'),
+  sent: localized('已发送', 'Sent', 'Отправлена'),
+  accepted: localized('设备已接受', 'Accepted by the lift', 'Принята лифтом'),
+  rejected: localized('被拒绝', 'Refused', 'Отклонена'),
+  done: localized('已完成', 'Done', 'Выполнена'),
+  timeout: localized('超时', 'Timed out', 'Нет ответа'),
+  expired: localized('已过期', 'Expired', 'Истекла'),
+};
+
+export function auditResultText(result: string, lang: string): string {
+  return word(RESULTS, result, lang);
+}
+
+const METHODS: Record<string, LocalizedText> = {
+  password: localized('密码', 'password', 'пароль'),
+  mobile: localized('手机验证码', 'mobile code', 'код по SMS'),
+};
+const PARITY: Record<string, LocalizedText> = {
+  none: localized('无', 'none', 'нет'),
+  even: localized('偶校验', 'even', 'чёт'),
+  odd: localized('奇校验', 'odd', 'нечёт'),
+};
+const USER_FIELDS: Record<string, LocalizedText> = {
+  name: localized('姓名', 'name', 'имя'),
+  email: localized('邮箱', 'email', 'почта'),
+  mobile: localized('手机号', 'mobile', 'телефон'),
+  roleId: localized('角色', 'role', 'роль'),
+  orgId: localized('组织', 'organization', 'организация'),
+  language: localized('语言', 'language', 'язык'),
+  twoStep: localized('两步验证', 'two-step sign-in', 'двухэтапный вход'),
+};
+const LIST_SEPARATOR: LocalizedText = localized('、', ', ', ', ');
+
+const ROWS = localized('导出 {rows} 行', '{rows} rows exported', 'Выгружено строк: {rows}');
+const SESSIONS_ENDED = localized('结束 {sessionsEnded} 个会话', 'Sessions ended: {sessionsEnded}', 'Завершено сеансов: {sessionsEnded}');
+const BEFORE_AFTER = localized('{before} → {after}', '{before} → {after}', '{before} → {after}');
+const NAMED = (zh: string, en: string, ru: string) => localized(`${zh} {name}`, `${en} {name}`, `${ru} {name}`);
+const nameOf = (d: AuditDetail): Values => ({ name: str(obj(d.after).name ?? obj(d.before).name) });
+const configVersion = (d: AuditDetail): Values => ({ version: str(obj(d.args).version) });
+const withCode = (...fields: string[]) => [...fields, 'code'] as const;
+/** What the bench page reports of every serial step (`POST /manufacture/lift/serial/log`). */
+const serialFields = (...fields: string[]) => ['deviceNo', ...fields, 'code', 'truncated'] as const;
+const SERIAL_FAILED = localized('未完成', 'Not completed', 'Не выполнено');
+const COMMAND_FIELDS = ['name', 'args', 'reason'] as const;
+const IOT_FIELDS = ['mode', 'kind', 'floors', 'firmware', 'controllerSerial', 'code'] as const;
+const iotExample = { mode: 'assign', kind: 'inclinedStraightRack', floors: 2, firmware: '1.2.0', controllerSerial: 'C0FFEE01' };
+const def = (d: AuditActionDef): AuditActionDef => d;
+
+export const AUDIT_ACTIONS = {
+  'auth.login': def({
+    name: localized('登录', 'Sign-in', 'Вход'),
+    fields: ['method', 'reason'],
+    summary: { default: localized('方式：{method}', 'With {method}', 'Способ: {method}'), refused: localized('拒绝登录', 'Sign-in refused', 'Вход отклонён') },
+    variant: (d) => (d.method ? 'default' : 'refused'),
+    values: (d, l) => ({ method: word(METHODS, d.method, l) }),
+    examples: [{ method: 'password' }, { method: 'mobile', reason: 'badCaptcha' }, { reason: 'frozen' }],
+  }),
+  'auth.logout': def({ name: localized('退出登录', 'Sign-out', 'Выход'), fields: [], summary: { default: localized('本次会话已结束', 'This session ended', 'Сеанс завершён') }, examples: [{}] }),
+  'auth.passwordChange': def({
+    name: localized('修改密码', 'Password change', 'Смена пароля'),
+    fields: ['reason', 'otherSessionsEnded'],
+    summary: { default: localized('其他 {otherSessionsEnded} 个会话已结束', 'Other sessions ended: {otherSessionsEnded}', 'Завершено других сеансов: {otherSessionsEnded}'), refused: localized('密码未修改', 'Password not changed', 'Пароль не изменён') },
+    variant: (d) => (d.reason ? 'refused' : 'default'),
+    examples: [{ otherSessionsEnded: 2 }, { reason: 'oldPasswordWrong' }],
+  }),
+  'auth.register': def({ name: localized('注册', 'Registration', 'Регистрация'), fields: [], summary: { default: localized('新账户待激活', 'New account awaiting activation', 'Новая учётная запись ждёт активации') }, examples: [{}] }),
+  'auth.activate': def({ name: localized('激活账户', 'Account activation', 'Активация учётной записи'), fields: [], summary: { default: localized('账户已激活', 'Account activated', 'Учётная запись активирована') }, examples: [{}] }),
+  'auth.resetRequested': def({ name: localized('申请重置密码', 'Password reset request', 'Запрос сброса пароля'), fields: [], summary: { default: localized('已发送重置密码链接', 'A reset link was sent', 'Отправлена ссылка для сброса') }, examples: [{}] }),
+  'auth.passwordReset': def({ name: localized('重置密码', 'Password reset', 'Сброс пароля'), fields: [], summary: { default: localized('已通过链接设置新密码', 'A new password was set by link', 'Новый пароль задан по ссылке') }, examples: [{}] }),
+  'auth.sessionRevoke': def({ name: localized('结束会话', 'Session ended', 'Завершение сеанса'), fields: [], summary: { default: localized('已结束另一个会话', 'Another session was ended', 'Завершён другой сеанс') }, examples: [{}] }),
+  'access.denied': def({
+    name: localized('拒绝访问', 'Access denied', 'Доступ запрещён'),
+    fields: ['method', 'url', 'needs'],
+    summary: { default: localized('{method} {url} 需要权限 {needs}', '{method} {url} needs {needs}', '{method} {url} требует права {needs}') },
+    examples: [{ method: 'POST', url: '/auth/access/system/users/create', needs: 'user.add' }],
+  }),
+  'operationLog.export': def({ name: localized('导出操作日志', 'Operation log export', 'Экспорт журнала операций'), fields: ['rows'], summary: { default: ROWS }, examples: [{ rows: 12 }] }),
+  'lift.command': def({
+    name: localized('远程指令', 'Remote command', 'Удалённая команда'),
+    fields: COMMAND_FIELDS,
+    summary: { default: localized('{command}', '{command}', '{command}') },
+    values: (d, l) => ({ command: commandText(str(d.name), obj(d.args), l) }),
+    lift: true,
+    examples: [{ name: 'summon', args: { floor: 2 }, reason: null }, { name: 'lock', args: { on: true }, reason: 'offline' }],
+  }),
+  'lift.configure': def({
+    name: localized('下发配置', 'Configuration sent', 'Запись конфигурации'),
+    fields: COMMAND_FIELDS,
+    summary: { default: localized('基于版本 {version}', 'Based on version {version}', 'На основе версии {version}') },
+    values: configVersion,
+    lift: true,
+    examples: [{ name: 'configSet', args: { version: 3 }, reason: null }, { name: 'configSet', args: { version: 3, source: 'runConfig' }, reason: 'versionConflict' }],
+  }),
+  'lift.readConfig': def({
+    name: localized('读取配置', 'Configuration read', 'Чтение конфигурации'),
+    fields: COMMAND_FIELDS,
+    summary: { default: localized('从设备读取配置', 'Read from the lift', 'Прочитана с лифта') },
+    lift: true,
+    examples: [{ name: 'configGet', args: {}, reason: null }],
+  }),
+  'lift.alias': def({ name: localized('修改名称', 'Renamed', 'Переименование'), fields: ['before', 'after'], summary: { default: BEFORE_AFTER }, lift: true, examples: [{ before: null, after: 'Library' }] }),
+  'lift.location': def({
+    name: localized('修改位置信息', 'Location changed', 'Изменение местоположения'),
+    fields: ['before', 'after'],
+    summary: { default: localized('新地址：{address}', 'New address: {address}', 'Новый адрес: {address}') },
+    values: (d) => ({ address: str(obj(d.after).address) }),
+    lift: true,
+    examples: [{ before: null, after: { address: 'Main street 1', lat: 55.7, lng: 37.6 } }],
+  }),
+  'lift.iotInfo': def({
+    name: localized('修改物联网信息', 'IoT information changed', 'Изменение данных IoT'),
+    fields: ['before', 'after'],
+    summary: { default: localized('运营商 {carrier}，ICCID {iccid}', 'Carrier {carrier}, ICCID {iccid}', 'Оператор {carrier}, ICCID {iccid}') },
+    values: (d) => ({ carrier: str(obj(d.after).carrier), iccid: str(obj(d.after).iccid) }),
+    lift: true,
+    examples: [{ before: {}, after: { carrier: 'China Mobile', iccid: '898600000000000000' } }],
+  }),
+  'lift.exportLog': def({ name: localized('导出运行日志', 'Run log exported', 'Экспорт журнала'), fields: ['rows'], summary: { default: ROWS }, lift: true, examples: [{ rows: 40 }] }),
+  'alert.acknowledge': def({ name: localized('确认告警', 'Alert acknowledged', 'Подтверждение тревоги'), fields: [], summary: { default: localized('告警已确认', 'The alert was acknowledged', 'Тревога подтверждена') }, lift: true, examples: [{}] }),
+  'user.create': def({ name: localized('创建用户', 'User created', 'Создание пользователя'), fields: ['after'], summary: { default: NAMED('用户', 'User', 'Пользователь') }, values: (d) => ({ name: str(obj(d.after).username) }), examples: [{ after: { username: 'li.wei', roleId: 'r1', orgId: null } }] }),
+  'user.update': def({
+    name: localized('修改用户', 'User changed', 'Изменение пользователя'),
+    fields: ['before', 'change'],
+    summary: { default: localized('修改了：{fields}', 'Changed: {fields}', 'Изменено: {fields}') },
+    values: (d, l) => ({ fields: Object.keys(obj(d.change)).filter((k) => k !== 'id').map((k) => word(USER_FIELDS, k, l)).join(LIST_SEPARATOR[l]) || '—' }),
+    examples: [{ before: { name: 'Li' }, change: { id: 'u1', name: 'Li Wei', roleId: 'r2' } }],
+  }),
+  'user.freeze': def({ name: localized('冻结用户', 'User frozen', 'Заморозка пользователя'), fields: ['before', 'sessionsEnded'], summary: { default: SESSIONS_ENDED }, examples: [{ before: 'active', sessionsEnded: 1 }] }),
+  'user.thaw': def({ name: localized('解冻用户', 'User unfrozen', 'Разморозка пользователя'), fields: ['before'], summary: { default: localized('用户可以再次登录', 'The user may sign in again', 'Пользователь снова может войти') }, examples: [{ before: 'frozen' }] }),
+  'user.resetPassword': def({ name: localized('重置用户密码', 'User password reset', 'Сброс пароля пользователя'), fields: ['sessionsEnded'], summary: { default: SESSIONS_ENDED }, examples: [{ sessionsEnded: 0 }] }),
+  'user.endSessions': def({ name: localized('结束用户会话', 'User sessions ended', 'Завершение сеансов пользователя'), fields: ['sessionsEnded'], summary: { default: SESSIONS_ENDED }, examples: [{ sessionsEnded: 3 }] }),
+  'org.create': def({ name: localized('创建组织', 'Organization created', 'Создание организации'), fields: ['after'], summary: { default: NAMED('组织', 'Organization', 'Организация') }, values: nameOf, examples: [{ after: { name: 'Metro', kind: 'operator' } }] }),
+  'org.update': def({ name: localized('修改组织', 'Organization changed', 'Изменение организации'), fields: ['before', 'after'], summary: { default: NAMED('组织', 'Organization', 'Организация') }, values: nameOf, examples: [{ before: { name: 'Metro' }, after: { id: 'o1', name: 'Metro North' } }] }),
+  'org.delete': def({ name: localized('删除组织', 'Organization deleted', 'Удаление организации'), fields: [], summary: { default: localized('组织已删除', 'The organization was deleted', 'Организация удалена') }, examples: [{}] }),
+  'org.assignLifts': def({
+    name: localized('分配设备', 'Lifts assigned', 'Назначение лифтов'),
+    fields: ['liftIds'],
+    summary: { default: localized('分配 {count} 台设备', '{count} lifts assigned', 'Назначено лифтов: {count}') },
+    values: (d) => ({ count: Array.isArray(d.liftIds) ? d.liftIds.length : 0 }),
+    examples: [{ liftIds: ['a', 'b'] }],
+  }),
+  'role.create': def({ name: localized('创建角色', 'Role created', 'Создание роли'), fields: ['after'], summary: { default: NAMED('角色', 'Role', 'Роль') }, values: nameOf, examples: [{ after: { name: 'Service' } }] }),
+  'role.update': def({ name: localized('修改角色', 'Role changed', 'Изменение роли'), fields: ['before', 'after'], summary: { default: NAMED('角色', 'Role', 'Роль') }, values: nameOf, examples: [{ before: { name: 'Service' }, after: { id: 'r1', name: 'Field service' } }] }),
+  'role.delete': def({ name: localized('删除角色', 'Role deleted', 'Удаление роли'), fields: [], summary: { default: localized('角色已删除', 'The role was deleted', 'Роль удалена') }, examples: [{}] }),
+  'system.backup': def({
+    name: localized('备份', 'Backup', 'Резервная копия'),
+    fields: ['bytes', 'schema', 'counts'],
+    summary: { default: localized('{size}，数据库结构 {schema}', '{size}, database schema {schema}', '{size}, схема базы данных {schema}') },
+    values: (d) => ({ size: `${(Number(d.bytes ?? 0) / 1_048_576).toFixed(1)} MB` }),
+    examples: [{ bytes: 5_242_880, schema: '0012_partitions', counts: { lifts: 3 } }],
+  }),
+  'document.upload': def({
+    name: localized('上传文档', 'Document uploaded', 'Загрузка документа'),
+    fields: ['name', 'kind', 'size', 'sha256'],
+    summary: { default: localized('{name}（{kb} KB）', '{name} ({kb} KB)', '{name} ({kb} КБ)') },
+    values: (d) => ({ kb: Math.ceil(Number(d.size ?? 0) / 1024) }),
+    examples: [{ name: 'manual.pdf', kind: 'manual', size: 20_480, sha256: 'ab' }],
+  }),
+  'document.delete': def({ name: localized('删除文档', 'Document deleted', 'Удаление документа'), fields: ['name'], summary: { default: localized('{name}', '{name}', '{name}') }, examples: [{ name: 'manual.pdf' }] }),
+  'manufacture.assignDeviceNo': def({
+    name: localized('分配设备号', 'Device number assigned', 'Присвоение номера устройства'),
+    fields: IOT_FIELDS,
+    summary: { default: localized('控制器 {controllerSerial}，{floors} 层，固件 {firmware}', 'Controller {controllerSerial}, {floors} floors, firmware {firmware}', 'Контроллер {controllerSerial}, этажей: {floors}, прошивка {firmware}') },
+    lift: true,
+    examples: [iotExample, { ...iotExample, code: 'lift.registered' }],
+  }),
+  'manufacture.updateIotInfo': def({
+    name: localized('更新设备信息', 'Device information updated', 'Обновление данных устройства'),
+    fields: IOT_FIELDS,
+    summary: { default: localized('控制器 {controllerSerial}，{floors} 层，固件 {firmware}', 'Controller {controllerSerial}, {floors} floors, firmware {firmware}', 'Контроллер {controllerSerial}, этажей: {floors}, прошивка {firmware}') },
+    lift: true,
+    examples: [{ ...iotExample, mode: 'update' }],
+  }),
+  'manufacture.issueIot': def({ name: localized('签发物联网凭据', 'IoT credentials issued', 'Выдача учётных данных IoT'), fields: withCode(), summary: { default: localized('已签发新的设备凭据', 'New device credentials were issued', 'Выданы новые учётные данные устройства') }, lift: true, examples: [{}] }),
+  'manufacture.resetIot': def({ name: localized('吊销物联网凭据', 'IoT credentials revoked', 'Отзыв учётных данных IoT'), fields: withCode(), summary: { default: localized('设备凭据已失效', 'The device credentials no longer work', 'Учётные данные устройства больше не действуют') }, lift: true, examples: [{}, { code: 'forbidden' }] }),
+  'manufacture.setLiftConfig': def({
+    name: localized('下发全部配置', 'Whole configuration sent', 'Запись всей конфигурации'),
+    fields: withCode('version'),
+    summary: { default: localized('基于版本 {version}', 'Based on version {version}', 'На основе версии {version}') },
+    lift: true,
+    examples: [{ version: 3 }, { version: 3, code: 'config.reconfigure' }],
+  }),
+  'manufacture.runConfig': def({
+    name: localized('下发运行设置', 'Run settings sent', 'Запись рабочих настроек'),
+    fields: withCode('version'),
+    summary: { default: localized('基于版本 {version}', 'Based on version {version}', 'На основе версии {version}') },
+    lift: true,
+    examples: [{ version: 4 }],
+  }),
+  'manufacture.bridgePairCode': def({
+    name: localized('串口助手配对码', 'Serial bridge pairing code', 'Код сопряжения моста'),
+    fields: ['expiresAt'],
+    summary: { default: localized('有效至 {expiresAt} UTC', 'Valid until {expiresAt} UTC', 'Действует до {expiresAt} UTC') },
+    values: (d) => ({ expiresAt: typeof d.expiresAt === 'string' ? d.expiresAt.slice(0, 16).replace('T', ' ') : '—' }),
+    examples: [{ expiresAt: '2026-03-01T10:05:00.000Z' }],
+  }),
+  'manufacture.bridgePaired': def({ name: localized('串口助手已配对', 'Serial bridge paired', 'Мост сопряжён'), fields: [], summary: { default: localized('串口助手可代表该用户工作', 'The serial bridge now acts for this user', 'Мост работает от имени пользователя') }, examples: [{}] }),
+  'manufacture.serial.handshake': def({
+    name: localized('串口握手', 'Serial handshake', 'Опрос по последовательному порту'),
+    fields: serialFields(),
+    summary: { default: localized('控制器已应答', 'The controller answered', 'Контроллер ответил'), failed: SERIAL_FAILED },
+    variant: (d) => (d.code ? 'failed' : 'default'),
+    lift: true,
+    examples: [{ deviceNo: 'LL-0001' }, { deviceNo: null, code: 'timeout' }],
+  }),
+  'manufacture.serial.writeDeviceNo': def({
+    name: localized('串口写入设备号', 'Device number written over serial', 'Запись номера устройства'),
+    fields: serialFields(),
+    summary: { default: localized('写入设备号 {deviceNo}', 'Device number {deviceNo} written', 'Записан номер устройства {deviceNo}') },
+    lift: true,
+    examples: [{ deviceNo: 'LL-0001' }],
+  }),
+  'manufacture.serial.writeCredentials': def({
+    name: localized('串口写入凭据', 'Credentials written over serial', 'Запись учётных данных'),
+    fields: serialFields('mqttUrl'),
+    summary: { default: localized('设备 {deviceNo} 的凭据，服务器 {mqttUrl}', 'Credentials of {deviceNo}, broker {mqttUrl}', 'Учётные данные {deviceNo}, брокер {mqttUrl}') },
+    lift: true,
+    examples: [{ deviceNo: 'LL-0001', mqttUrl: 'mqtts://cloud.example:8883' }],
+  }),
+  'manufacture.serial.writeConfig': def({
+    name: localized('串口写入配置', 'Configuration written over serial', 'Запись конфигурации по кабелю'),
+    fields: serialFields('version'),
+    summary: { default: localized('配置版本 {version} 已写入并保存', 'Configuration version {version} written and saved', 'Конфигурация версии {version} записана и сохранена'), failed: SERIAL_FAILED },
+    variant: (d) => (d.code ? 'failed' : 'default'),
+    lift: true,
+    examples: [{ deviceNo: 'LL-0001', version: 3 }, { deviceNo: 'LL-0001', code: 'configInvalid' }],
+  }),
+  'manufacture.serial.saveConfig': def({
+    name: localized('串口保存配置', 'Configuration saved over serial', 'Сохранение конфигурации'),
+    fields: serialFields(),
+    summary: { default: localized('配置已保存到控制器', 'The configuration was saved on the controller', 'Конфигурация сохранена в контроллере') },
+    lift: true,
+    examples: [{ deviceNo: 'LL-0001' }],
+  }),
+  'manufacture.serial.writeChannel': def({
+    name: localized('串口写入轮询通道', 'Polling channel written', 'Запись канала опроса'),
+    fields: serialFields('channel', 'enabled', 'slaveAddress', 'functionCode', 'startRegister', 'count', 'intervalMs', 'timeoutMs', 'retries'),
+    summary: {
+      default: localized(
+        '轮询通道 {channel}：从站 {slaveAddress}，功能码 {functionCode}，自寄存器 {startRegister} 起 {count} 个，每 {intervalMs} 毫秒',
+        'Polling channel {channel}: slave {slaveAddress}, function {functionCode}, {count} from register {startRegister}, every {intervalMs} ms',
+        'Канал опроса {channel}: ведомый {slaveAddress}, функция {functionCode}, {count} с регистра {startRegister}, каждые {intervalMs} мс',
+      ),
+      off: localized('轮询通道 {channel} 已关闭', 'Polling channel {channel} turned off', 'Канал опроса {channel} выключен'),
+    },
+    variant: (d) => (d.enabled === false ? 'off' : 'default'),
+    lift: true,
+    examples: [
+      { deviceNo: 'LL-0001', channel: 2, enabled: true, slaveAddress: 1, functionCode: 3, startRegister: 0, count: 10, intervalMs: 1000, timeoutMs: 300, retries: 1 },
+      { deviceNo: 'LL-0001', channel: 3, enabled: false, slaveAddress: 1, functionCode: 3, startRegister: 0, count: 10, intervalMs: 1000, timeoutMs: 300, retries: 1 },
+    ],
+  }),
+  'manufacture.serial.writeConversions': def({
+    name: localized('串口写入数据转换', 'Data conversions written', 'Запись преобразований данных'),
+    fields: serialFields('count'),
+    summary: { default: localized('写入 {count} 条数据转换', '{count} data conversions written', 'Записано преобразований: {count}') },
+    lift: true,
+    examples: [{ deviceNo: 'LL-0001', count: 10 }],
+  }),
+  'manufacture.serial.writePort': def({
+    name: localized('串口写入现场串口', 'Field port written', 'Запись полевого порта'),
+    fields: serialFields('baudRate', 'dataBits', 'parity', 'stopBits'),
+    summary: {
+      default: localized(
+        '现场串口：{baudRate} 波特，{dataBits} 位数据，校验 {parity}，{stopBits} 位停止',
+        'Field port: {baudRate} baud, {dataBits} data bits, parity {parity}, {stopBits} stop bits',
+        'Полевой порт: {baudRate} бод, бит данных: {dataBits}, чётность {parity}, стоп-бит: {stopBits}',
+      ),
+    },
+    values: (d, l) => ({ parity: word(PARITY, d.parity, l) }),
+    lift: true,
+    examples: [{ deviceNo: 'LL-0001', baudRate: 9600, dataBits: 8, parity: 'even', stopBits: 1 }],
+  }),
+} satisfies Record<string, AuditActionDef>;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
+/** The actions on a lift, which the operation log lists. */
+export const LIFT_AUDIT_ACTIONS = AUDIT_ACTION_NAMES.filter((a) => AUDIT_ACTIONS[a].lift === true);
+
+export function isAuditAction(action: string): action is AuditAction {
+  return Object.hasOwn(AUDIT_ACTIONS, action);
+}
+
+function languageOf(lang: string): Language {
+  return (LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : DEFAULT_LANGUAGE;
+}
+
+/** The action's name; the code itself for an action this table does not know (an old row). */
+export function auditActionName(action: string, lang: string): string {
+  return isAuditAction(action) ? pickText(AUDIT_ACTIONS[action].name, lang) : action;
+}
+
+/** Fills `{key}` from `values`; a key without a value stays as it is, so a test sees it. */
+export function fillTemplate(template: string, values: Values): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+}
+
+/**
+ * The detail of an audited action in one line, in `lang`: the action's summary, then why
+ * it was refused or failed. An action this table does not know shows its detail as JSON.
+ */
+export function auditSummary(action: string, detail: AuditDetail | null | undefined, lang: string): string {
+  const d = detail ?? {};
+  const reasonCode = d.reason ?? d.code;
+  const reason = typeof reasonCode === 'string' && reasonCode ? auditReasonText(reasonCode, lang) : '';
+  if (!isAuditAction(action)) return Object.keys(d).length ? JSON.stringify(d).slice(0, 200) : '';
+  const a: AuditActionDef = AUDIT_ACTIONS[action];
+  const l = languageOf(lang);
+  const template = a.summary[a.variant?.(d) ?? 'default'] ?? a.summary.default;
+  const values: Values = {};
+  for (const field of a.fields) values[field] = str(d[field]);
+  const text = fillTemplate(template[l], { ...values, ...a.values?.(d, l) });
+  return reason ? `${text} · ${reason}` : text;
+}
