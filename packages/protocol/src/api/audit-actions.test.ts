@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../constants.ts';
-import { AGING_COMMAND_TARGETS, COMMAND_NAMES, COMMAND_STATES, DEFORM_SHAPES, TEST_ITEMS } from '../device/commands.ts';
+import { AGING_COMMAND_TARGETS, COMMAND_NAMES, COMMAND_STATES, DEFORM_SHAPES, REFUSAL_REASON_CODES, TEST_ITEMS } from '../device/commands.ts';
 import { SERIAL_LOG_STEPS } from '../serial/manufacture-api.ts';
+import { SERIAL_ERROR_CODES } from '../serial/messages.ts';
 import {
   AUDIT_ACTIONS,
   AUDIT_ACTION_NAMES,
   LIFT_AUDIT_ACTIONS,
   auditActionName,
+  auditReasonText,
   auditResultText,
   auditSummary,
   commandText,
@@ -57,6 +59,12 @@ describe('audited actions', () => {
     for (const step of SERIAL_LOG_STEPS) expect(AUDIT_ACTION_NAMES).toContain(`manufacture.serial.${step}`);
     expect(LIFT_AUDIT_ACTIONS).toContain('manufacture.serial.writeChannel');
     expect(LIFT_AUDIT_ACTIONS).not.toContain('auth.login');
+  });
+
+  it("words every reason a lift, the controller on the bench or the serial link gives", () => {
+    const reasons = [...REFUSAL_REASON_CODES, ...SERIAL_ERROR_CODES, 'sendFailed', 'closed', 'unreachable', 'openFailed', 'notOpen', 'lift.offline', 'config.reconfigure'];
+    for (const lang of LANGUAGES) for (const reason of reasons) expect(auditReasonText(reason, lang), `${reason} in ${lang}`).not.toBe(reason);
+    expect(auditSummary('manufacture.serial.writeConfig', { deviceNo: 'LL-0001', code: 'storage' }, 'en-US')).toBe('Not completed · The controller could not save');
   });
 
   it('words every command with its arguments and every result', () => {

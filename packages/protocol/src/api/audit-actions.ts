@@ -95,6 +95,16 @@ const REASONS: Record<string, LocalizedText> = {
   'config.versionConflict': localized('配置已被修改，请重新读取', 'The configuration changed meanwhile', 'Конфигурация изменилась тем временем'),
   'config.invalid': localized('配置无效', 'The configuration is not valid', 'Недопустимая конфигурация'),
   internal: localized('服务器内部错误', 'Internal server error', 'Внутренняя ошибка сервера'),
+  // What the controller or the serial link answered to a bench step.
+  badRequest: localized('控制器无法识别请求', 'The controller did not understand the request', 'Контроллер не понял запрос'),
+  unknownCommand: localized('控制器不支持该指令', 'The controller does not know this command', 'Контроллер не знает эту команду'),
+  noDeviceNo: localized('控制器尚未写入设备号', 'The controller has no device number yet', 'У контроллера ещё нет номера устройства'),
+  mismatch: localized('设备不匹配', 'The device does not match', 'Устройство не совпадает'),
+  storage: localized('控制器保存失败', 'The controller could not save', 'Контроллер не смог сохранить'),
+  closed: localized('串口已关闭', 'The serial port closed', 'Последовательный порт закрыт'),
+  unreachable: localized('串口助手未运行', 'The serial bridge is not running', 'Мост последовательного порта не запущен'),
+  openFailed: localized('串口无法打开', 'The serial port could not be opened', 'Не удалось открыть последовательный порт'),
+  notOpen: localized('串口未打开', 'The serial port is not open', 'Последовательный порт не открыт'),
   unknown: localized('未知错误', 'Unknown error', 'Неизвестная ошибка'),
 };
 
