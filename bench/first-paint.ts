@@ -19,14 +19,14 @@
  *
  *   npm run bench:first-paint
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import pg from 'pg';
+import { freePort } from '../apps/server/test/support/ports.ts';
+import { startServerProcess } from '../apps/server/test/support/server-process.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The checkout whose server is started (another one to compare an older version). */
@@ -63,19 +63,6 @@ interface Figures {
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
 /**
  * A fresh PostgreSQL database when one is reachable (BENCH_DATABASE_URL, TEST_DATABASE_URL or
  * the local default): a first start on PGlite initialises a whole cluster, which on a busy
@@ -110,60 +97,33 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
     log('apps/web/dist has no built client: run `npm run build` first.');
     process.exit(2);
   }
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'liftlink-first-paint-'));
   // A private copy: a rebuild of apps/web/dist during the run would change what is measured.
-  const webDist = path.join(dataDir, 'web');
+  const webDist = path.join(mkdtempSync(path.join(tmpdir(), 'liftlink-first-paint-')), 'web');
   cpSync(dist, webDist, { recursive: true });
-  const [port, mqttPort] = [await freePort(), await freePort()];
-  const url = `http://127.0.0.1:${port}`;
+  const mqttPort = await freePort();
   const database = await freshDatabase();
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: serverRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
+  const server = await startServerProcess(
+    (_port, url) => ({
       MQTT_PORT: String(mqttPort),
       SIMULATOR: '4',
-      DATA_DIR: dataDir,
       WEB_DIST: webDist,
       LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD,
       PUBLIC_URL: url,
-      LOG_LEVEL: 'warn',
       SMTP_URL: '',
       DATABASE_URL: database.url,
       MQTT_URL: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    }),
+    { main: path.join(serverRoot, 'apps/server/src/main.ts'), ready: async (url) => (await fetch(`${url}/auth/Hi`)).ok, timeoutMs: 150_000 },
+  ).catch(async (err: unknown) => {
     await database.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  });
+  const stop = async () => {
+    await server.stop();
+    await database.drop();
+    rmSync(path.dirname(webDist), { recursive: true, force: true });
   };
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    const up = await fetch(`${url}/auth/Hi`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`server did not start:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return { url, stop };
+  return { url: server.url, stop };
 }
 
 /**

@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { X509Certificate, createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import config from '../../playwright.config.ts';
-import { freePort, until } from '../../apps/server/test/support/ports.ts';
+import { freePort } from '../../apps/server/test/support/ports.ts';
+import { startServerProcess, type ServerProcess } from '../../apps/server/test/support/server-process.ts';
 import { createTestPki, type IssuedCertificate, type TestPki } from '../../apps/server/test/support/tls-certificates.ts';
 import { test, expect, ADMIN, signIn } from './fixtures.ts';
 
@@ -16,7 +13,6 @@ import { test, expect, ADMIN, signIn } from './fixtures.ts';
  * https://liftlink.test:<port> and accepts exactly that certificate (its public key is pinned
  * with --ignore-certificate-errors-spki-list, as a browser that trusts the CA would).
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The test CA and the server's certificate, made once per worker when first needed (not when the file is listed). */
 let made: { pki: TestPki; cert: IssuedCertificate; spki: string } | undefined;
@@ -32,8 +28,7 @@ function certificates(): NonNullable<typeof made> {
   return made;
 }
 
-let child: ChildProcess | undefined;
-let dataDir: string | undefined;
+let server: ServerProcess | undefined;
 let port = 0;
 
 test.use({
@@ -64,46 +59,32 @@ function get(route: string): Promise<number> {
 
 test.beforeAll(async () => {
   const { cert } = certificates();
-  const [httpPort, mqttPort, mqttTlsPort] = [await freePort(), await freePort(), await freePort()];
-  port = httpPort;
-  dataDir = mkdtempSync(path.join(tmpdir(), 'liftlink-e2e-https-'));
-  let output = '';
-  child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
+  const [mqttPort, mqttTlsPort] = [await freePort(), await freePort()];
+  server = await startServerProcess(
+    {
       MQTT_PORT: String(mqttPort),
       MQTT_TLS_PORT: String(mqttTlsPort),
       TLS_CERT_FILE: cert.certFile,
       TLS_KEY_FILE: cert.keyFile,
-      SIMULATOR: '0',
-      DATA_DIR: dataDir,
       LIFTLINK_ADMIN_PASSWORD: ADMIN.password,
       PUBLIC_URL: '',
       TRUST_PROXY: 'true',
-      LOG_LEVEL: 'warn',
       SMTP_URL: '',
       DATABASE_URL: '',
       MQTT_URL: '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<never>((_, reject) => child!.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`))));
-  await Promise.race([until('HTTPS server', async () => (await get('/auth/Hi')) === 200, 60_000, 250), exited]);
+    {
+      url: (p) => {
+        port = p;
+        return `https://liftlink.test:${p}`;
+      },
+      ready: async () => (await get('/auth/Hi')) === 200,
+    },
+  );
 });
 
 test.afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await server?.stop();
   made?.pki.remove();
 });
 

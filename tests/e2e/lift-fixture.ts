@@ -1,10 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LiftInfo, LiftListItem } from '@liftlink/protocol';
+import { freePort, until } from '../../apps/server/test/support/ports.ts';
+import { startServerProcess } from '../../apps/server/test/support/server-process.ts';
 import { test as base, ADMIN, expect } from './fixtures.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,21 +20,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * a shorter window every idle lift flaps offline and online between two statuses.
  */
 export const HEARTBEAT_SECONDS = 15;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 /** A minimal API client against one server: set-up steps and forced requests. */
 export class LiftApi {
@@ -183,65 +169,40 @@ async function copyWebClient(target: string): Promise<void> {
 }
 
 async function startServer(): Promise<{ server: LiftServer; stop: () => Promise<void> }> {
-  const [port, mqttPort] = [await freePort(), await freePort()];
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'liftlink-e2e-lifts-'));
-  const webDist = path.join(dataDir, 'web');
+  const mqttPort = await freePort();
+  const webDist = path.join(mkdtempSync(path.join(tmpdir(), 'liftlink-e2e-web-')), 'web');
   await copyWebClient(webDist);
-  const url = `http://127.0.0.1:${port}`;
-  let output = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        MQTT_PORT: String(mqttPort),
-        SIMULATOR: '4',
-        HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
-        DATA_DIR: dataDir,
-        LIFTLINK_ADMIN_PASSWORD: ADMIN.password,
-        PUBLIC_URL: url,
-        TRUST_PROXY: 'true',
-        LOG_LEVEL: 'warn',
-        SMTP_URL: '',
-        DATABASE_URL: '',
-        MQTT_URL: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const process_ = await startServerProcess(
+    (_port, url) => ({
+      MQTT_PORT: String(mqttPort),
+      SIMULATOR: '4',
+      HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+      WEB_DIST: webDist,
+      LIFTLINK_ADMIN_PASSWORD: ADMIN.password,
+      PUBLIC_URL: url,
+      TRUST_PROXY: 'true',
+      SMTP_URL: '',
+      DATABASE_URL: '',
+      MQTT_URL: '',
+    }),
+    { ready: async (url) => (await fetch(`${url}/auth/Hi`)).ok, timeoutMs: 150_000 },
   );
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const { url, child } = process_;
   const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-
-  const deadline = Date.now() + 150_000;
-  const waitUntil = async (what: string, ok: () => Promise<boolean>) => {
-    for (;;) {
-      if (child.exitCode !== null)
-        throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-      if (await ok().catch(() => false)) return;
-      if (Date.now() > deadline) throw new Error(`${what} in time:\n${output}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await process_.stop();
+    rmSync(path.dirname(webDist), { recursive: true, force: true });
   };
   try {
-    await waitUntil('server did not start', async () => (await fetch(`${url}/auth/Hi`)).ok);
     const admin = await LiftApi.login(url, ADMIN.username, ADMIN.password);
-    await waitUntil('the simulated lifts did not come online', async () => {
-      const lifts = await admin.lifts();
-      return lifts.length === 4 && lifts.every((l) => l.online);
-    });
+    await until(
+      'the simulated lifts online',
+      async () => {
+        const lifts = await admin.lifts();
+        return lifts.length === 4 && lifts.every((l) => l.online);
+      },
+      150_000,
+      500,
+    );
     const signalSimulator = (signal: 'SIGSTOP' | 'SIGCONT') => {
       for (const pid of childPids(child.pid!)) process.kill(pid, signal);
     };

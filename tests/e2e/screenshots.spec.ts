@@ -37,6 +37,7 @@ const SHELL_SCREENS: [string, string][] = [
   ['users', '/system/users'],
   ['roles', '/system/roles'],
   ['orgs', '/system/orgs'],
+  ['backup', '/system/backup'],
   ['account-center', '/account/center'],
   ['settings-basic', '/account/settings/basic'],
   ['settings-security', '/account/settings/security'],

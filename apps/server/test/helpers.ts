@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { openPglite, openPostgres, type Database } from '../src/db/client.ts';
 import type { Mail } from '../src/plugins/messaging.ts';
 import { createDatabase } from './support/postgres.ts';
+import { ADMIN_PASSWORD } from './support/server-process.ts';
 import { skipWithout } from './support/required.ts';
 
 /**
@@ -17,7 +18,7 @@ import { skipWithout } from './support/required.ts';
  */
 export const DB_KINDS: ('pglite' | 'postgres')[] = skipWithout('PostgreSQL', process.env.TEST_DATABASE_URL ? null : 'TEST_DATABASE_URL is not set') ? ['pglite'] : ['pglite', 'postgres'];
 
-export const ADMIN_PASSWORD = 'Admin-Test-Password-1';
+export { ADMIN_PASSWORD };
 
 /** A fresh database: PGlite in memory, or a new PostgreSQL database dropped at close. */
 export async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {

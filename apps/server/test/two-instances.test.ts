@@ -76,7 +76,7 @@ describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto'
     await until(
       'all events stored',
       async () => Number((await database.sql.query<{ n: string }>('select count(*) as n from lift_events where lift_id = any($1::uuid[])', [ids]))[0]!.n) === bare.length * perLift,
-      30_000,
+      60_000,
     );
     // Each event is a trip start: a message handled twice would count its trip twice.
     const rows = await database.sql.query<{ device_no: string; trips_total: string; events: string }>(
@@ -84,7 +84,7 @@ describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto'
       [ids],
     );
     expect(rows.map((r) => [r.device_no, Number(r.trips_total), Number(r.events)])).toEqual(bare.map((l) => [l.deviceNo, perLift, perLift]));
-  });
+  }, 90_000);
 
   it('shows a browser on instance one the live changes of a command sent through instance two, and answers on instance two', async () => {
     const live = await openLiveSocket(one.url, token);

@@ -3,14 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ADMIN_PASSWORD } from '../helpers.ts';
 import { freePort, until } from './ports.ts';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
+/** The first administrator's password in every test server (LIFTLINK_ADMIN_PASSWORD). */
+export const ADMIN_PASSWORD = 'Admin-Test-Password-1';
 
 export interface ServerProcess {
   url: string;
   port: number;
+  /** DATA_DIR: the caller's, or a temporary folder removed by `stop`. */
+  dataDir: string;
   child: ChildProcess;
   /** The last lines the server logged (for a failing test's message). */
   log(): string;
@@ -19,19 +22,38 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** A real server process (`src/main.ts`), as production runs it; resolves when /health answers. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export interface StartOptions {
+  /** The page's address for this port (default http://127.0.0.1:PORT): HTTPS, a host name. */
+  url?: (port: number) => string;
+  /** When the server counts as started (default: GET /health answers 200). */
+  ready?: (url: string) => Promise<boolean>;
+  /** How long it may take to start (default 60 s). */
+  timeoutMs?: number;
+  /** The server's main.ts: another checkout's, to compare an older version (benchmarks). */
+  main?: string;
+}
+
+/**
+ * A real server process (`src/main.ts`), as production runs it, on a free port; resolves
+ * when it is ready. `env` may depend on the chosen port and address (PUBLIC_URL). Used by
+ * the server's integration tests, the end-to-end tests and the benchmarks alike.
+ */
+export async function startServerProcess(env: Record<string, string> | ((port: number, url: string) => Record<string, string>), opts: StartOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-instance-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'warn', SIMULATOR: '0', METRICS_PORT: '0', ...env },
+  const url = opts.url?.(port) ?? `http://127.0.0.1:${port}`;
+  const settings = typeof env === 'function' ? env(port, url) : env;
+  const ownDataDir = settings.DATA_DIR ? null : mkdtempSync(path.join(os.tmpdir(), 'liftlink-instance-'));
+  const dataDir = settings.DATA_DIR ?? ownDataDir!;
+  const main = opts.main ?? MAIN;
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    cwd: path.resolve(path.dirname(main), '../../..'),
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'warn', SIMULATOR: '0', METRICS_PORT: '0', ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
   const keep = (d: Buffer) => (log = (log + d.toString()).slice(-8000));
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const url = `http://127.0.0.1:${port}`;
   const api: ServerProcess['api'] = async (method, route, body, token) => {
     const res = await fetch(url + route, {
       method,
@@ -41,25 +63,25 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     return { status: res.status, body: (await res.json()) as never };
   };
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await Promise.race([
-    until('server health', async () => (await fetch(`${url}/health`).catch(() => null))?.status === 200, 60_000, 250),
-    exited.then(() => Promise.reject(new Error(`server exited: ${log}`))),
-  ]);
-  return {
-    url,
-    port,
-    child,
-    log: () => log,
-    api,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
   };
+  const ready = opts.ready ?? (async (u: string) => (await fetch(`${u}/health`).catch(() => null))?.status === 200);
+  try {
+    await Promise.race([
+      until('server start', () => ready(url).catch(() => false), opts.timeoutMs ?? 60_000, 250),
+      exited.then(() => Promise.reject(new Error(`server exited with ${child.exitCode}: ${log}`))),
+    ]);
+  } catch (err) {
+    await stop();
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n${log}`);
+  }
+  return { url, port, dataDir, child, log: () => log, api, stop };
 }
 
 export async function signIn(server: ServerProcess, username = 'admin', password = ADMIN_PASSWORD): Promise<string> {

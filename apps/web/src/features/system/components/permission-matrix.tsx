@@ -27,7 +27,9 @@ export function toGrants(
       ? (p.scope as Scope)
       : defaultScope(id);
     const before = grants[id];
-    const actions = p.actions.filter((a): a is Action => (ACTIONS as readonly string[]).includes(a));
+    const actions = p.actions.filter((a): a is Action =>
+      (ACTIONS as readonly string[]).includes(a),
+    );
     grants[id] = {
       actions: ACTIONS.filter((a) => actions.includes(a) || before?.actions.includes(a)),
       scope: widerScope(before?.scope ?? null, scope) ?? scope,
@@ -93,19 +95,23 @@ export function PermissionMatrix({
         {
           key: 'scope',
           title: t('system.role.scope'),
-          render: (_v, { id }) => (
-            <Select<Scope>
-              size="small"
-              disabled={disabled || scopesFor(id).length < 2}
-              value={value[id]?.scope ?? defaultScope(id)}
-              onChange={(scope) => set(id, value[id]?.actions ?? [], scope)}
-              options={scopesFor(id).map((s) => ({ value: s, label: t(`scope.${s}`) }))}
-              popupMatchSelectWidth={false}
-              style={{ minWidth: 150 }}
-              aria-label={`${t(`permission.${id}`)} · ${t('system.role.scope')}`}
-              data-testid={`scope-${id}`}
-            />
-          ),
+          // Only permissions over lifts have a scope to choose; the others show a dash.
+          render: (_v, { id }) =>
+            scopesFor(id).length < 2 ? (
+              <span aria-hidden="true">—</span>
+            ) : (
+              <Select<Scope>
+                size="small"
+                disabled={disabled}
+                value={value[id]?.scope ?? defaultScope(id)}
+                onChange={(scope) => set(id, value[id]?.actions ?? [], scope)}
+                options={scopesFor(id).map((s) => ({ value: s, label: t(`scope.${s}`) }))}
+                popupMatchSelectWidth={false}
+                style={{ width: 200 }}
+                aria-label={`${t(`permission.${id}`)} · ${t('system.role.scope')}`}
+                data-testid={`scope-${id}`}
+              />
+            ),
         },
         ...ACTIONS.map((action) => ({
           key: action,
