@@ -121,12 +121,14 @@ describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => 
     for (let i = 0; i < 45; i++) await send('DEMO-0003', 'event', { code: i % 2 ? 'RZGD' : 'RZGU' });
     // The broker redelivers the first message (QoS 1 after a lost acknowledgement): same payload.
     await t.app.ingest.handle('lifts/DEMO-0003/event', sent.get(`DEMO-0003/${first}`)!);
+    // 45 entries, and before them the lift's coming online: it was offline when it spoke.
     const page1 = body(await admin.get(`/auth/access/lift/run/logs/get?liftId=${liftId}&pageSize=20&lang=en-US`)).result;
-    expect(page1.total).toBe(45);
-    const page3 = body(await admin.get(`/auth/access/lift/run/logs/get?liftId=${liftId}&page=3&pageSize=20`)).result;
-    expect(page3.list).toHaveLength(5);
+    expect(page1.total).toBe(46);
+    const page3 = body(await admin.get(`/auth/access/lift/run/logs/get?liftId=${liftId}&page=3&pageSize=20&lang=en-US`)).result;
+    expect(page3.list).toHaveLength(6);
+    expect(page3.list.at(-1)).toMatchObject({ code: 'ONLINE', text: 'Device online (message received)' });
     const all = [...page1.list, ...body(await admin.get(`/auth/access/lift/run/logs/get?liftId=${liftId}&page=2&pageSize=20`)).result.list, ...page3.list];
-    expect(new Set(all.map((e: any) => e.id)).size).toBe(45);
+    expect(new Set(all.map((e: any) => e.id)).size).toBe(46);
     expect(all.map((e: any) => e.id)).toEqual([...all.map((e: any) => e.id)].sort((a, b) => b - a));
     const filtered = body(await admin.get(`/auth/access/lift/run/logs/get?liftId=${liftId}&codes=RZGD&page=2&pageSize=20`)).result;
     expect(filtered.total).toBe(22);
@@ -141,7 +143,7 @@ describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => 
     expect(faults.total).toBe(2);
     expect(faults.list.map((e: any) => e.code)).toEqual(['EE', 'EB']);
     const normal = body(await admin.get(`/auth/access/lift/run/logs/get?liftId=${liftId}&class=state&pageSize=20`)).result;
-    expect(normal.total).toBe(45);
+    expect(normal.total).toBe(46);
     expect(normal.list.every((e: any) => !e.fault)).toBe(true);
   });
 

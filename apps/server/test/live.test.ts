@@ -47,6 +47,8 @@ describe('live updates over the WebSocket', () => {
     expect(await ws.next((m) => m.type === 'subscribed')).toMatchObject({ liftIds: [ids['DEMO-0001']], denied: [] });
     await send('DEMO-0001', 'presence', { online: true, session: ++seq });
     expect(await ws.next((m) => m.type === 'presence' && m.online)).toMatchObject({ liftId: ids['DEMO-0001'] });
+    // Coming online is a run-log entry too, written by the cloud with its reason.
+    expect(await ws.next((m) => m.type === 'event')).toMatchObject({ liftId: ids['DEMO-0001'], code: 'ONLINE', reason: 'connected', fault: false });
     await send('DEMO-0001', 'event', { code: 'RZY2' });
     const event = await ws.next((m) => m.type === 'event');
     expect(event).toMatchObject({ liftId: ids['DEMO-0001'], code: 'RZY2', fault: false });

@@ -147,15 +147,21 @@ describe.each(DB_KINDS)('run-log partitions and retention on %s', (kind) => {
       [lifts[0]],
     );
     expect(rows.map((r) => Number(r.seq))).toEqual([9_000_000, 9_000_001]);
-    // Ordinals continue the lift's without a gap; ids come after every migrated one.
+    // Ordinals continue the lift's without a gap (the lift was offline, so its first message
+    // brings it online: that entry comes first); ids come after every migrated one.
     const total = times.length + odd.length;
-    expect(rows.map((r) => Number(r.n))).toEqual([total + 1, total + 2]);
+    const online = await database.sql.query<{ n: string; reason: string }>(
+      `select n, reason from lift_events where lift_id = $1 and code = 'ONLINE'`,
+      [lifts[0]],
+    );
+    expect(online.map((r) => [Number(r.n), r.reason])).toEqual([[total + 1, 'messageReceived']]);
+    expect(rows.map((r) => Number(r.n))).toEqual([total + 2, total + 3]);
     expect(Number(rows[0]!.id)).toBeGreaterThan(Math.max(...idsBefore.map(Number)));
     const [l] = await database.sql.query<{ events_total: string }>(
       'select events_total from lifts where id = $1',
       [lifts[0]],
     );
-    expect(Number(l!.events_total)).toBe(total + 2);
+    expect(Number(l!.events_total)).toBe(total + 3);
   });
 
   it('creates the partitions ahead and moves early entries out of the default partition', async () => {

@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_FIELDS, EVENT_TABLE, REFUSAL_REASONS, type ConfigField } from '@liftlink/protocol';
+import { CONFIG_FIELDS, EVENT_TABLE, PRESENCE_REASON_NAMES, PRESENCE_REASONS, REFUSAL_REASONS, presenceCode, type ConfigField } from '@liftlink/protocol';
 
 /**
  * The tables of docs/protocol.md that come straight from the protocol package (event
- * codes, refusal reasons, configuration fields), so the document cannot drift from the
+ * codes, presence reasons, refusal reasons, configuration fields), so the document cannot drift from the
  * code. Run `node --import tsx apps/simulator/src/protocol-doc.ts` to refresh them; a test
  * fails when they are stale.
  */
@@ -17,6 +17,13 @@ export function eventTable(): string {
   return table(
     ['Code', 'Class', 'en-US', 'zh-CN', 'ru-RU'],
     EVENT_TABLE.map((e) => [`\`${e.code}\``, e.class, e.text['en-US'], e.text['zh-CN'], e.text['ru-RU']]),
+  );
+}
+
+export function presenceReasonTable(): string {
+  return table(
+    ['Reason', 'Code', 'en-US', 'zh-CN', 'ru-RU'],
+    PRESENCE_REASON_NAMES.map((r) => [`\`${r}\``, `\`${presenceCode(r)}\``, PRESENCE_REASONS[r].text['en-US'], PRESENCE_REASONS[r].text['zh-CN'], PRESENCE_REASONS[r].text['ru-RU']]),
   );
 }
 
@@ -48,7 +55,7 @@ export function configTable(): string {
   );
 }
 
-const SECTIONS: Record<string, () => string> = { events: eventTable, refusals: refusalTable, config: configTable };
+const SECTIONS: Record<string, () => string> = { events: eventTable, presenceReasons: presenceReasonTable, refusals: refusalTable, config: configTable };
 
 /** Replaces every `<!-- generated:NAME -->` … `<!-- /generated:NAME -->` block with the current table. */
 export function renderGenerated(doc: string): string {

@@ -86,8 +86,9 @@ export class EventStream {
       for (const s of this.accepted.get(id)!) if (!stored.get(id)!.has(s)) missing++;
       for (const s of stored.get(id)!) if (!this.accepted.get(id)!.has(s)) unexpected++;
     }
+    // The lift's own entries: the cloud's ONLINE / OFFLINE entries (seq < 0) are no trips.
     const trips = await sql.query<{ id: string; trips_total: string; events: string }>(
-      'select l.id, l.trips_total, (select count(*) from lift_events e where e.lift_id = l.id) as events from lifts l where l.id = any($1::uuid[])',
+      'select l.id, l.trips_total, (select count(*) from lift_events e where e.lift_id = l.id and e.seq > 0) as events from lifts l where l.id = any($1::uuid[])',
       [ids],
     );
     return { accepted: want, missing, unexpected, tripMismatch: trips.filter((t) => t.trips_total !== t.events).map((t) => `${t.id}: ${t.trips_total} trips, ${t.events} events`) };

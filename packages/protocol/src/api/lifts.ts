@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEVICE_KINDS } from '../device/kinds.ts';
 import { commandNameSchema, commandStateSchema, refusalReasonSchema } from '../device/commands.ts';
 import { liftStatusSchema } from '../device/status.ts';
+import { presenceReasonSchema } from '../device/events.ts';
 import { dateTimeSchema, pageOf } from './envelope.ts';
 import { actionSchema, permissionIdSchema } from '../access/permissions.ts';
 import type { LiftAccess } from '../access/permission-rules.ts';
@@ -149,6 +150,8 @@ export const runLogEntrySchema = z.strictObject({
   text: z.string(),
   fault: z.boolean(),
   floor: z.number().nullable(),
+  /** Why the cloud wrote an ONLINE or OFFLINE entry (`text` ends with it); null for the lift's own events. */
+  reason: presenceReasonSchema.nullable().optional(),
 });
 export type RunLogEntry = z.infer<typeof runLogEntrySchema>;
 export const runLogPageSchema = pageOf(runLogEntrySchema);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../constants.ts';
-import { EVENT_CODES, EVENT_TABLE, eventCodeSchema, eventFloor, eventText, isEventCode, isFault } from './events.ts';
+import { EVENT_CODES, EVENT_TABLE, PRESENCE_REASON_NAMES, PRESENCE_REASONS, eventCodeSchema, eventFloor, eventText, isEventCode, isFault, presenceCode } from './events.ts';
 
 describe('event codes', () => {
   it('lists every code of the spec once', () => {
@@ -9,6 +9,7 @@ describe('event codes', () => {
       ...[1, 2, 3, 4].flatMap((n) => [`RZM${n}`, `RZY${n}`, `RZD${n}`]),
       ...[1, 2, 3, 4, 5].flatMap((n) => [`RZB${n}`, `RZF${n}`]),
       'EA', 'EB', 'EC', 'ED', 'EE', 'EF',
+      'ONLINE', 'OFFLINE',
     ];
     expect([...EVENT_CODES].sort()).toEqual(expected.sort());
     expect(new Set(EVENT_CODES).size).toBe(EVENT_CODES.length);
@@ -48,7 +49,26 @@ describe('event codes', () => {
     expect(eventCodeSchema.safeParse('RZB5').success).toBe(true);
     expect(eventCodeSchema.safeParse('RZB6').success).toBe(false);
     expect(eventCodeSchema.safeParse('RZM5').success).toBe(false);
+    // The cloud writes the connection events; a lift may not send them.
+    expect(eventCodeSchema.safeParse('OFFLINE').success).toBe(false);
+    expect(eventCodeSchema.safeParse('ONLINE').success).toBe(false);
+    expect(isEventCode('OFFLINE')).toBe(true);
     expect(eventFloor('RZY2')).toBe(2);
     expect(eventFloor('RZB2')).toBeNull();
+  });
+
+  it('tells why a lift went online or offline, in every language', () => {
+    expect(eventText('OFFLINE', 'en-US', 'heartbeatSilence')).toBe('Device offline (silent past the heartbeat)');
+    expect(eventText('OFFLINE', 'ru-RU', 'credentialReset')).toBe('Устройство не в сети (учётные данные сброшены)');
+    expect(eventText('ONLINE', 'zh-CN', 'connected')).toBe('设备上线（已连接）');
+    expect(eventText('OFFLINE', 'en-US')).toBe('Device offline');
+    expect(eventText('OFFLINE', 'en-US', 'nonsense')).toBe('Device offline');
+    for (const lang of LANGUAGES) {
+      const texts = PRESENCE_REASON_NAMES.map((r) => PRESENCE_REASONS[r].text[lang]);
+      for (const t of texts) expect(t.trim().length).toBeGreaterThan(0);
+      expect(new Set(texts).size).toBe(texts.length);
+    }
+    expect(PRESENCE_REASON_NAMES.filter((r) => presenceCode(r) === 'ONLINE')).toEqual(['connected', 'messageReceived']);
+    expect(PRESENCE_REASON_NAMES.filter((r) => presenceCode(r) === 'OFFLINE')).toEqual(['cleanDisconnect', 'connectionLost', 'heartbeatSilence', 'credentialReset']);
   });
 });

@@ -8,11 +8,18 @@ import { localized, pickText, type LocalizedText } from './texts.ts';
  * languages. The texts live here, not in the web client, because the server answers the
  * run log in the caller's language. Codes are case-sensitive: RZOS (lock on) and
  * RZOs (lock off), RZOJ (disable on) and RZOj (disable off) are different events.
+ *
+ * Most codes are sent by the lift (`source: 'lift'`). The device connection events of
+ * the spec ("device online", "device offline") are written by the cloud when it sees the
+ * transition (`source: 'cloud'`), each with a reason (PRESENCE_REASONS); a lift may not
+ * send them.
  */
 export type EventClass = 'state' | 'fault';
+export type EventSource = 'lift' | 'cloud';
 export interface EventDef {
   code: string;
   class: EventClass;
+  source: EventSource;
   text: LocalizedText;
 }
 
@@ -23,9 +30,14 @@ export type EventCode =
   | 'RZGU' | 'RZGD' | 'RZGS'
   | `RZM${N}` | `RZY${N}` | `RZD${N}` | `RZB${D}` | `RZF${D}`
   | FaultCode;
+/** The codes the cloud writes itself: a lift's connection coming up and going down. */
+export type PresenceCode = 'ONLINE' | 'OFFLINE';
+/** Every code of the run log. */
+export type RunLogCode = EventCode | PresenceCode;
 
-const state = (code: string, zh: string, en: string, ru: string): EventDef => ({ code, class: 'state', text: localized(zh, en, ru) });
+const state = (code: string, zh: string, en: string, ru: string): EventDef => ({ code, class: 'state', source: 'lift', text: localized(zh, en, ru) });
 const fault = (code: string, zh: string, en: string, ru: string): EventDef => ({ ...state(code, zh, en, ru), class: 'fault' });
+const presence = (code: PresenceCode, zh: string, en: string, ru: string): EventDef => ({ ...state(code, zh, en, ru), source: 'cloud' });
 
 const floors = (prefix: string, zh: (n: number) => string, en: (n: number) => string, ru: (n: number) => string) =>
   [1, 2, 3, 4].map((n) => state(`${prefix}${n}`, zh(n), en(n), ru(n)));
@@ -63,15 +75,47 @@ export const EVENT_TABLE: readonly EventDef[] = [
   fault('ED', '总线连接断开', 'Bus connection lost', 'Потеря связи по шине'),
   fault('EE', '滑块碰撞', 'Slider collision', 'Столкновение ползуна'),
   fault('EF', '配置丢失', 'Configuration lost', 'Потеря конфигурации'),
+  presence('ONLINE', '设备上线', 'Device online', 'Устройство в сети'),
+  presence('OFFLINE', '设备离线', 'Device offline', 'Устройство не в сети'),
 ];
+
+/**
+ * Why the cloud wrote ONLINE or OFFLINE, stored with the entry and shown after its meaning.
+ * `online` tells which of the two codes the reason belongs to.
+ */
+export const PRESENCE_REASONS = {
+  /** The lift connected and said it is online. */
+  connected: { online: true, text: localized('已连接', 'connected', 'подключение') },
+  /** A message arrived from a lift marked offline (after its silence, or before it said it is online). */
+  messageReceived: { online: true, text: localized('收到设备消息', 'message received', 'получено сообщение') },
+  /** The lift said goodbye before disconnecting. */
+  cleanDisconnect: { online: false, text: localized('正常断开', 'clean disconnect', 'штатное отключение') },
+  /** The connection died without a goodbye: the broker published the lift's will, or saw the socket close. */
+  connectionLost: { online: false, text: localized('连接中断', 'connection lost', 'потеря связи') },
+  /** Nothing heard from the lift for longer than the heartbeat window; the time is when it was last heard. */
+  heartbeatSilence: { online: false, text: localized('超过心跳时限无消息', 'silent past the heartbeat', 'нет сообщений дольше интервала пульса') },
+  /** Its IoT credentials were reset or reissued, which disconnects it. */
+  credentialReset: { online: false, text: localized('设备凭据已重置', 'credentials reset', 'учётные данные сброшены') },
+} as const satisfies Record<string, { online: boolean; text: LocalizedText }>;
+export type PresenceReason = keyof typeof PRESENCE_REASONS;
+export const PRESENCE_REASON_NAMES = Object.keys(PRESENCE_REASONS) as PresenceReason[];
+export const presenceReasonSchema = z.enum(PRESENCE_REASON_NAMES as [PresenceReason, ...PresenceReason[]]);
+
+/** The code of a presence transition with this reason. */
+export function presenceCode(reason: PresenceReason): PresenceCode {
+  return PRESENCE_REASONS[reason].online ? 'ONLINE' : 'OFFLINE';
+}
 
 const BY_CODE = new Map(EVENT_TABLE.map((e) => [e.code, e]));
 
-/** Every code, in table order. */
-export const EVENT_CODES = EVENT_TABLE.map((e) => e.code) as EventCode[];
-export const eventCodeSchema = z.enum(EVENT_CODES as [EventCode, ...EventCode[]]);
+/** Every code of the run log, in table order (the run-log filter offers these). */
+export const EVENT_CODES = EVENT_TABLE.map((e) => e.code) as RunLogCode[];
+/** The codes a lift may send on its `event` topic: every code but the cloud's own. */
+export const DEVICE_EVENT_CODES = EVENT_TABLE.filter((e) => e.source === 'lift').map((e) => e.code) as EventCode[];
+/** A code a lift may send (the `event` payload); ONLINE and OFFLINE are refused from a lift. */
+export const eventCodeSchema = z.enum(DEVICE_EVENT_CODES as [EventCode, ...EventCode[]]);
 
-export function isEventCode(code: string): code is EventCode {
+export function isEventCode(code: string): code is RunLogCode {
   return BY_CODE.has(code);
 }
 
@@ -79,10 +123,18 @@ export function isFault(code: string): boolean {
   return BY_CODE.get(code)?.class === 'fault';
 }
 
-/** The meaning of a code in a language (zh-CN when the language is unknown); the code itself when the code is unknown. */
-export function eventText(code: string, lang: string = DEFAULT_LANGUAGE): string {
+/**
+ * The meaning of a code in a language (zh-CN when the language is unknown); the code itself
+ * when the code is unknown. A presence entry's reason follows in brackets:
+ * "Device offline (silent past the heartbeat)".
+ */
+export function eventText(code: string, lang: string = DEFAULT_LANGUAGE, reason?: string | null): string {
   const def = BY_CODE.get(code);
-  return def ? pickText(def.text, lang) : code;
+  if (!def) return code;
+  const text = pickText(def.text, lang);
+  const why = reason && Object.hasOwn(PRESENCE_REASONS, reason) ? pickText(PRESENCE_REASONS[reason as PresenceReason].text, lang) : null;
+  if (!why) return text;
+  return lang === 'en-US' || lang === 'ru-RU' ? `${text} (${why})` : `${text}（${why}）`;
 }
 
 /** Codes with a floor number: the floor they name (RZM2 -> 2), else null. */

@@ -38,15 +38,15 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       p,
     );
     // Newest events first, walking the time index and keeping the caller's lifts.
-    const recent = await sql.query<{ id: string; liftId: string; deviceNo: string | null; ts: Date; code: string; fault: boolean }>(
-      `select e.id, e.lift_id as "liftId", l.device_no as "deviceNo", e.ts, e.code, e.fault
+    const recent = await sql.query<{ id: string; liftId: string; deviceNo: string | null; ts: Date; code: string; fault: boolean; reason: string | null }>(
+      `select e.id, e.lift_id as "liftId", l.device_no as "deviceNo", e.ts, e.code, e.fault, e.reason
          from lift_events e join lifts l on l.id = e.lift_id where ${scope.where} order by e.ts desc limit 10`,
       p,
     );
     return ok({
       counts: { total: Number(counts!.total), online: Number(counts!.online), offline: Number(counts!.offline), fault: Number(counts!.fault) },
       attention: attention.map((a) => ({ liftId: a.liftId, deviceNo: a.deviceNo, alias: a.alias, reason: a.reason, since: a.since ? new Date(a.since).toISOString() : null, code: a.code })),
-      recentEvents: recent.map((e) => ({ ...e, id: Number(e.id), ts: new Date(e.ts).toISOString(), text: eventText(e.code, lang) })),
+      recentEvents: recent.map(({ reason, ...e }) => ({ ...e, id: Number(e.id), ts: new Date(e.ts).toISOString(), text: eventText(e.code, lang, reason) })),
     });
   });
 

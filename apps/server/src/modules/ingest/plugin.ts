@@ -97,7 +97,8 @@ export default fp(async (app) => {
       metrics.ingestBatchSize.observe(batch.length);
       stored += batch.length;
       // A run-log entry not in the changes had its (lift, seq) stored before: a redelivery.
-      const duplicates = batch.filter((m) => m.kind === 'event').length - changes.filter((c) => c.type === 'event').length;
+      // (The cloud's own ONLINE / OFFLINE entries, seq < 0, answer no message of the lift.)
+      const duplicates = batch.filter((m) => m.kind === 'event').length - changes.filter((c) => c.type === 'event' && c.seq > 0).length;
       metrics.ingestDuplicated.inc(duplicates);
       metrics.ingestAccepted.inc(batch.filter((m) => m.kind !== 'disconnect').length - duplicates);
       // Not awaited: with the broker away the live message waits in MQTT.js for the
@@ -168,13 +169,21 @@ export default fp(async (app) => {
   const sweepMs = Math.max(1_000, (app.config.heartbeatSeconds * 1000) / 3);
   const sweeper = setInterval(() => {
     void (async () => {
-      const stale = await sql.query<{ id: string; last_seen_at: Date }>(
-        `select id, last_seen_at from lifts where online and last_seen_at < now() - make_interval(secs => $1)`,
+      const stale = await sql.query<{ id: string }>(
+        `select id from lifts where online and last_seen_at < now() - make_interval(secs => $1)`,
         [app.config.heartbeatSeconds],
       );
+      // Offline from the moment it was last heard: its online time and its OFFLINE entry end there.
+      // Checked again with the lift locked: one that spoke meanwhile stays online (no OFFLINE for it).
       for (const lift of stale) {
-        const msg = await sql.transaction((tx) => markOffline(tx, lift.id, new Date(lift.last_seen_at), null));
-        if (msg) await publishLive([msg]);
+        const changes = await sql.transaction(async (tx) => {
+          const [still] = await tx.query<{ last_seen_at: Date }>(
+            `select last_seen_at from lifts where id = $1 and online and last_seen_at < now() - make_interval(secs => $2) for update`,
+            [lift.id, app.config.heartbeatSeconds],
+          );
+          return still ? markOffline(tx, lift.id, new Date(still.last_seen_at), null, 'heartbeatSilence') : [];
+        });
+        if (changes.length) await publishLive(changes);
       }
     })().catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'presence sweep failed'));
   }, sweepMs);

@@ -1,10 +1,12 @@
 import {
   isFault,
+  presenceCode,
   type CmdAckMessage,
   type CommandState,
   type ConfigReportMessage,
   type EventMessage,
   type PresenceMessage,
+  type PresenceReason,
   type RefusalReason,
   type StatusMessage,
 } from '@liftlink/protocol';
@@ -61,16 +63,65 @@ async function addOnlineTime(tx: Tx, liftId: string, since: Date | null, until: 
   }
 }
 
-/** Marks a lift offline (presence, will, lost connection or silence) and books its online time. */
-export async function markOffline(tx: Tx, liftId: string, at: Date, session: number | null): Promise<LiveMessage | null> {
+export interface PresenceChange {
+  liftId: string;
+  reason: PresenceReason;
+  /** When it happened; null: now (the transaction's time, as `now()` in the same statement elsewhere). */
+  at: Date | string | null;
+}
+
+/**
+ * Writes the run-log entries of presence transitions (ONLINE / OFFLINE with their reason),
+ * in the caller's transaction, in one statement. Each takes its lift's next ordinal `n`
+ * (the lift's `events_total` is advanced here) and seq = -n: cloud entries have no seq of
+ * the lift, whose seqs are positive (migration 0012). Returns the live run-log messages and
+ * each lift's last ordinal.
+ */
+type EventMessageLive = Extract<LiveMessage, { type: 'event' }>;
+
+export async function logPresence(tx: Tx, changes: PresenceChange[]): Promise<{ live: EventMessageLive[]; lastOrdinal: Map<string, number> }> {
+  const live: EventMessageLive[] = [];
+  const lastOrdinal = new Map<string, number>();
+  if (!changes.length) return { live, lastOrdinal };
+  const rows = await tx.query<{ id: string; lift_id: string; n: string; ts: Date; code: string; reason: PresenceReason }>(
+    `with v as (select * from unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[]) with ordinality as v(lift_id, ts, code, reason, k)),
+          c as (select lift_id, count(*) as cnt from v group by lift_id),
+          u as (update lifts l set events_total = l.events_total + c.cnt from c where l.id = c.lift_id returning l.id, l.events_total - c.cnt as base),
+          r as (select v.lift_id, coalesce(v.ts, now()) as ts, v.code, v.reason, u.base + row_number() over (partition by v.lift_id order by v.k) as n
+                  from v join u on u.id = v.lift_id)
+     insert into lift_events (lift_id, seq, n, ts, code, fault, reason) select lift_id, -n, n, ts, code, false, reason from r
+     returning id, lift_id, n, ts, code, reason`,
+    [
+      changes.map((c) => c.liftId),
+      changes.map((c) => (c.at === null ? null : typeof c.at === 'string' ? c.at : c.at.toISOString())),
+      changes.map((c) => presenceCode(c.reason)),
+      changes.map((c) => c.reason),
+    ],
+  );
+  for (const r of rows.sort((a, b) => Number(a.n) - Number(b.n))) {
+    const n = Number(r.n);
+    lastOrdinal.set(r.lift_id, Math.max(n, lastOrdinal.get(r.lift_id) ?? 0));
+    live.push({ type: 'event', liftId: r.lift_id, id: Number(r.id), seq: -n, ts: new Date(r.ts).toISOString(), code: r.code, floor: null, fault: false, reason: r.reason });
+  }
+  return { live, lastOrdinal };
+}
+
+/**
+ * Marks a lift offline (goodbye, will, lost connection, silence or credential reset), books
+ * its online time up to `at` and writes OFFLINE with the reason to its run log. Nothing
+ * happens (no second OFFLINE) when it is offline already, or when `session` is older than
+ * the lift's current connection.
+ */
+export async function markOffline(tx: Tx, liftId: string, at: Date, session: number | null, reason: PresenceReason): Promise<LiveMessage[]> {
   const [lift] = await tx.query<{ online_since: Date | null }>(
     `select online_since from lifts where id = $1 and online and ($2::bigint is null or $2::bigint >= presence_session) for update`,
     [liftId, session],
   );
-  if (!lift) return null;
+  if (!lift) return [];
   await tx.query('update lifts set online = false, online_since = null where id = $1', [liftId]);
   await addOnlineTime(tx, liftId, lift.online_since ? new Date(lift.online_since) : null, at);
-  return { type: 'presence', liftId, online: false, ts: at.toISOString() };
+  const { live } = await logPresence(tx, [{ liftId, reason, at }]);
+  return [{ type: 'presence', liftId, online: false, ts: at.toISOString() }, ...live];
 }
 
 interface StoredEvent {
@@ -163,16 +214,25 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
   // Lock the batch's lifts in one order first (two instances' batches then never deadlock);
   // their row is changed once, in one statement, after the run log (each extra update of a
   // lift row costs a new row version).
-  const locked = await tx.query<{ id: string; events_total: string; online: boolean }>(
-    `select id, events_total, online from lifts where id = any($1::uuid[]) order by id for update`,
+  const locked = await tx.query<{ id: string; events_total: string; online: boolean; presence_session: string }>(
+    `select id, events_total, online, presence_session from lifts where id = any($1::uuid[]) order by id for update`,
     [seenLifts],
   );
   const eventsTotal = new Map(locked.map((r) => [r.id, Number(r.events_total)]));
   const tripsByLift = new Map<string, number>();
-  // A lift that speaks is alive: one the silence sweep had marked offline comes back online.
+  // A lift that speaks is alive: one the silence sweep had marked offline comes back online
+  // (unless it says so itself in this batch: its online message below brings it back, as
+  // connected). Its ONLINE entry comes before what it said, and has the time `online_since` gets.
   const speaking = new Set(batch.filter((m) => m.kind !== 'presence' && m.kind !== 'disconnect').map((m) => m.liftId));
-  const revived = locked.filter((r) => !r.online && speaking.has(r.id)).map((r) => r.id);
-  for (const id of revived) live.push({ type: 'presence', liftId: id, online: true, ts: new Date().toISOString() });
+  const session = new Map(locked.map((r) => [r.id, Number(r.presence_session)]));
+  const reconnecting = new Set(batch.filter((m) => m.kind === 'presence' && m.message.online && m.message.session >= session.get(m.liftId)!).map((m) => m.liftId));
+  const revive = (r: { id: string; online: boolean }) => !r.online && speaking.has(r.id) && !reconnecting.has(r.id);
+  const revived = locked.filter(revive).map((r) => r.id);
+  if (revived.length) {
+    const heard = await logPresence(tx, revived.map((liftId) => ({ liftId, reason: 'messageReceived', at: null })));
+    for (const [liftId, n] of heard.lastOrdinal) eventsTotal.set(liftId, n);
+    for (const e of heard.live) live.push({ type: 'presence', liftId: e.liftId, online: true, ts: e.ts }, e);
+  }
   await clearAlerts(tx, revived, 'offline');
 
   const faultsByLift = new Map<string, number>();
@@ -219,7 +279,7 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
       locked.map((r) => r.id),
       locked.map((r) => eventsTotal.get(r.id)!),
       locked.map((r) => tripsByLift.get(r.id) ?? 0),
-      locked.map((r) => !r.online && speaking.has(r.id)),
+      locked.map(revive),
       locked.map((r) => faultsByLift.get(r.id) ?? 0),
     ],
   );
@@ -275,38 +335,48 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveMe
   for (const p of presence) presenceCount.set(p.liftId, (presenceCount.get(p.liftId) ?? 0) + 1);
   const simpleOnline = presence.filter((p): p is Extract<UplinkMessage, { kind: 'presence' }> => p.kind === 'presence' && p.message.online && presenceCount.get(p.liftId) === 1);
   if (simpleOnline.length) {
-    const rows = await tx.query<{ id: string }>(
+    // `before` is the row as it was: only a lift that was offline makes an ONLINE entry (a new
+    // session of a lift still online, its old connection's will not in yet, is no transition).
+    const rows = await tx.query<{ id: string; was_online: boolean }>(
       `update lifts l set online = true, presence_session = v.session, online_since = case when l.online then l.online_since else v.ts end,
               firmware = coalesce(v.firmware, l.firmware)
-         from unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::text[]) as v(id, session, ts, firmware)
-        where l.id = v.id and l.presence_session <= v.session and not (l.online and l.presence_session = v.session) returning l.id`,
+         from unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::text[]) as v(id, session, ts, firmware), lifts before
+        where l.id = v.id and before.id = l.id and l.presence_session <= v.session and not (l.online and l.presence_session = v.session)
+        returning l.id, before.online as was_online`,
       [simpleOnline.map((p) => p.liftId), simpleOnline.map((p) => p.message.session), simpleOnline.map((p) => p.message.ts), simpleOnline.map((p) => p.message.firmware ?? null)],
     );
     const changed = new Set(rows.map((r) => r.id));
+    const cameOnline = new Set(rows.filter((r) => !r.was_online).map((r) => r.id));
     for (const p of simpleOnline) if (changed.has(p.liftId)) live.push({ type: 'presence', liftId: p.liftId, online: true, ts: p.message.ts });
+    const logged = await logPresence(tx, simpleOnline.filter((p) => cameOnline.has(p.liftId)).map((p) => ({ liftId: p.liftId, reason: 'connected', at: p.message.ts })));
+    live.push(...logged.live);
     if (changed.size) await clearAlerts(tx, [...changed], 'offline');
   }
   const handled = new Set<UplinkMessage>(simpleOnline);
   for (const p of presence) {
     if (handled.has(p)) continue;
     if (p.kind === 'disconnect') {
-      const msg = await markOffline(tx, p.liftId, p.at, null);
-      if (msg) live.push(msg);
+      // The embedded broker saw the connection close while the lift was still online: it
+      // did not say goodbye first.
+      live.push(...(await markOffline(tx, p.liftId, p.at, null, 'connectionLost')));
     } else if (p.message.online) {
-      const rows = await tx.query(
-        `update lifts set online = true, presence_session = $2, online_since = case when online then online_since else $3::timestamptz end,
-                firmware = coalesce($4, firmware)
-          where id = $1 and presence_session <= $2 and not (online and presence_session = $2) returning id`,
+      const rows = await tx.query<{ was_online: boolean }>(
+        `update lifts l set online = true, presence_session = $2, online_since = case when l.online then l.online_since else $3::timestamptz end,
+                firmware = coalesce($4, l.firmware)
+           from lifts before
+          where l.id = $1 and before.id = l.id and l.presence_session <= $2 and not (l.online and l.presence_session = $2) returning before.online as was_online`,
         [p.liftId, p.message.session, p.message.ts, p.message.firmware ?? null],
       );
       if (rows.length) {
         live.push({ type: 'presence', liftId: p.liftId, online: true, ts: p.message.ts });
+        if (!rows[0]!.was_online) live.push(...(await logPresence(tx, [{ liftId: p.liftId, reason: 'connected', at: p.message.ts }])).live);
         await clearAlerts(tx, [p.liftId], 'offline');
       }
     } else {
       // A will carries the time its connection opened; the lift went offline when it arrived.
-      const msg = await markOffline(tx, p.liftId, new Date(), p.message.session);
-      if (msg) live.push(msg);
+      // The will's seq is its session (docs/protocol.md 4.3); a goodbye has a newer seq.
+      const reason = p.message.seq === p.message.session ? 'connectionLost' : 'cleanDisconnect';
+      live.push(...(await markOffline(tx, p.liftId, new Date(), p.message.session, reason)));
     }
   }
 

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { newToken, sha256 } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
+import { markOffline } from '../ingest/store.ts';
 
 /**
  * An external broker's account store (Mosquitto's dynamic-security plugin, EMQX's API).
@@ -37,18 +38,31 @@ export default fp(async (app) => {
     return row.device_no;
   }
 
+  /**
+   * Replaces (or, with null, removes) the lift's secret. A lift online with the old one is
+   * cut off below, so it goes offline here, in the same transaction, with the reason; the
+   * disconnection or will that follows finds it offline and writes nothing more.
+   */
+  async function setSecret(liftId: string, secretHash: string | null): Promise<void> {
+    const changes = await sql.transaction(async (tx) => {
+      await tx.query('update lifts set iot_secret_hash = $2, iot_issued_at = case when $2::text is null then null else now() end where id = $1', [liftId, secretHash]);
+      return markOffline(tx, liftId, new Date(), null, 'credentialReset');
+    });
+    await app.live.publish(changes).catch((err: unknown) => app.log.warn({ err }, 'live publish failed'));
+  }
+
   app.decorate('deviceCredentials', {
     issue: async (liftId) => {
       const deviceNo = await deviceNoOf(liftId);
       const secret = newToken();
-      await sql.query('update lifts set iot_secret_hash = $2, iot_issued_at = now() where id = $1', [liftId, sha256(secret)]);
+      await setSecret(liftId, sha256(secret));
       if (app.brokerAdmin) await app.brokerAdmin.setDeviceCredential(deviceNo, secret);
       app.kickDevice(deviceNo);
       return { deviceNo, secret };
     },
     revoke: async (liftId) => {
       const deviceNo = await deviceNoOf(liftId);
-      await sql.query('update lifts set iot_secret_hash = null, iot_issued_at = null where id = $1', [liftId]);
+      await setSecret(liftId, null);
       if (app.brokerAdmin) await app.brokerAdmin.removeDevice(deviceNo);
       app.kickDevice(deviceNo);
     },

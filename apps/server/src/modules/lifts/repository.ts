@@ -1,4 +1,4 @@
-import { eventText, type LiftInfo, type LiftListItem, type RunLogEntry } from '@liftlink/protocol';
+import { eventText, type LiftInfo, type LiftListItem, type PresenceReason, type RunLogEntry } from '@liftlink/protocol';
 import type { z } from 'zod';
 import type { liftListQuerySchema, runLogQuerySchema } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
@@ -85,8 +85,8 @@ export async function liftInfo(sql: SqlExecutor, auth: AuthContext, liftId: stri
  * the lift's (fault) index with an offset.
  */
 export async function runLog(sql: SqlExecutor, q: z.infer<typeof runLogQuerySchema>, lang: string, limit = q.pageSize, offset = (q.page - 1) * q.pageSize): Promise<{ list: RunLogEntry[]; total: number }> {
-  type Row = { id: string; ts: Date; code: string; fault: boolean; floor: number | null };
-  const columns = 'id, ts, code, fault, floor';
+  type Row = { id: string; ts: Date; code: string; fault: boolean; floor: number | null; reason: PresenceReason | null };
+  const columns = 'id, ts, code, fault, floor, reason';
   const filtered = q.from || q.to || q.codes || q.class;
   let total: number;
   let rows: Row[];
@@ -115,6 +115,6 @@ export async function runLog(sql: SqlExecutor, q: z.infer<typeof runLogQuerySche
   }
   return {
     total,
-    list: rows.map((r) => ({ id: Number(r.id), ts: new Date(r.ts).toISOString(), code: r.code, text: eventText(r.code, lang), fault: r.fault, floor: r.floor })),
+    list: rows.map((r) => ({ id: Number(r.id), ts: new Date(r.ts).toISOString(), code: r.code, text: eventText(r.code, lang, r.reason), fault: r.fault, floor: r.floor, reason: r.reason })),
   };
 }

@@ -1,12 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { MqttClient } from 'mqtt';
-import type { CommandState, LiftStatus, RefusalReason } from '@liftlink/protocol';
+import type { CommandState, LiftStatus, PresenceReason, RefusalReason } from '@liftlink/protocol';
 import type { AlertView } from '../alerts/repository.ts';
 
 /** What browsers are told about a lift; also what command waiters listen for. */
 export type LiveMessage =
   | { type: 'status'; liftId: string; seq: number; ts: string; status: LiftStatus }
-  | { type: 'event'; liftId: string; id: number; seq: number; ts: string; code: string; floor: number | null; fault: boolean }
+  /** A run-log entry; `reason` only on the cloud's ONLINE / OFFLINE entries (whose seq is negative). */
+  | { type: 'event'; liftId: string; id: number; seq: number; ts: string; code: string; floor: number | null; fault: boolean; reason?: PresenceReason | null }
   | { type: 'presence'; liftId: string; online: boolean; ts: string }
   | { type: 'command'; liftId: string; commandId: string; name: string; state: CommandState; reason: RefusalReason | null }
   | { type: 'config'; liftId: string; version: number }

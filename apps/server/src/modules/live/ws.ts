@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
-import { TOKEN_COOKIE, hasPermission } from '@liftlink/protocol';
+import { TOKEN_COOKIE, hasPermission, type PresenceReason } from '@liftlink/protocol';
 import { liftFilter } from '../access/policy.ts';
 import type { LiveMessage } from './bus.ts';
 import type { AuthContext } from '../../types.ts';
@@ -151,11 +151,11 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
           if (lift!.status) send({ type: 'status', liftId, seq: Number(lift!.status_seq), ts: new Date(lift!.status_at!).toISOString(), status: lift!.status });
           const since = msg.since?.[liftId];
           if (since !== undefined) {
-            const events = await sql.query<{ id: string; seq: string; ts: Date; code: string; floor: number | null; fault: boolean }>(
-              `select id, seq, ts, code, floor, fault from lift_events where lift_id = $1 and id > $2 order by id limit $3`,
+            const events = await sql.query<{ id: string; seq: string; ts: Date; code: string; floor: number | null; fault: boolean; reason: PresenceReason | null }>(
+              `select id, seq, ts, code, floor, fault, reason from lift_events where lift_id = $1 and id > $2 order by id limit $3`,
               [liftId, since, REPLAY_LIMIT],
             );
-            for (const e of events) send({ type: 'event', liftId, id: Number(e.id), seq: Number(e.seq), ts: new Date(e.ts).toISOString(), code: e.code, floor: e.floor, fault: e.fault });
+            for (const e of events) send({ type: 'event', liftId, id: Number(e.id), seq: Number(e.seq), ts: new Date(e.ts).toISOString(), code: e.code, floor: e.floor, fault: e.fault, reason: e.reason });
           }
         }
       }).catch((err: unknown) => {

@@ -1,0 +1,11 @@
+-- Device online and offline in the run log (spec section 4, "device connection"). The
+-- cloud writes these entries itself (codes ONLINE and OFFLINE, packages/protocol
+-- device/events.ts) in the transaction that changes the lift's presence, with the reason
+-- of the transition (connected, heardAgain, cleanDisconnect, connectionLost,
+-- heartbeatSilence, credentialReset); null for the lift's own events.
+--
+-- Such an entry has no seq of the lift. It takes the lift's next ordinal `n` like every
+-- entry and stores seq = -n: a lift's seqs are positive (docs/protocol.md 4.1), and n is
+-- unique per lift, so the unique key (lift_id, seq, ts) never meets a lift's message nor
+-- another cloud entry.
+alter table lift_events add column reason text;
