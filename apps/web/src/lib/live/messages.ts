@@ -1,4 +1,4 @@
-import type { CommandState, LiftStatus, RefusalReason } from '@liftlink/protocol';
+import type { CommandState, LiftStatus, PresenceReason, RefusalReason } from '@liftlink/protocol';
 
 /** An alert as the server sends it (alerts page, notification bell, live `alert` message). */
 export interface AlertItem {
@@ -28,6 +28,8 @@ export type LiftLiveMessage =
       code: string;
       floor: number | null;
       fault: boolean;
+      /** Only on the cloud's ONLINE / OFFLINE entries: why the lift went online or offline. */
+      reason?: PresenceReason | null;
     }
   | {
       type: 'command';

@@ -62,9 +62,10 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
       id: msg.id,
       ts: msg.ts,
       code: msg.code,
-      text: eventText(msg.code, language),
+      text: eventText(msg.code, language, msg.reason),
       fault: msg.fault || isFault(msg.code),
       floor: msg.floor,
+      reason: msg.reason ?? null,
     };
     if (!matchesFilter(entry, filter)) return;
     setLive((current) => ({
@@ -110,7 +111,7 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
         meaning: t('runLog.meaning'),
         floor: t('runLog.floor'),
       },
-      (code) => eventText(code, language),
+      (code, reason) => eventText(code, language, reason),
       (ts) => dayjs(ts).format(TIME),
     );
     saveTextFile(text, DEFAULT_TEXT_FILE_NAME);
@@ -232,7 +233,7 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
                         className={e.fault ? 'run-log-fault-text' : undefined}
                         data-testid="run-log-meaning"
                       >
-                        {eventText(e.code, language)}
+                        {eventText(e.code, language, e.reason)}
                       </span>
                     </>
                   ),
@@ -265,7 +266,7 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
                       className={e.fault ? 'run-log-fault-text' : undefined}
                       data-testid="run-log-meaning"
                     >
-                      {eventText(e.code, language)}
+                      {eventText(e.code, language, e.reason)}
                     </span>
                   ),
                 },

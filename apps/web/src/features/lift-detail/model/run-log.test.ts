@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunLogEntry } from '@liftlink/protocol';
+import { eventText, type RunLogEntry } from '@liftlink/protocol';
 import {
   EMPTY_FILTER,
   matchesFilter,
@@ -80,5 +80,19 @@ describe('run log filters', () => {
       (ts) => ts.slice(11, 19),
     );
     expect(text).toBe('Time\tCode\tMeaning\tFloor\r\n08:00:40\tRZD2\tArrived at floor 2\t\r\n');
+  });
+
+  it('says why a lift went offline in the text file', () => {
+    const offline: RunLogEntry = {
+      ...entry(2, 'OFFLINE', '2026-03-01T08:05:00.000Z'),
+      reason: 'heartbeatSilence',
+    };
+    const text = runLogText(
+      [offline],
+      { time: 'Time', code: 'Code', meaning: 'Meaning', floor: 'Floor' },
+      (code, reason) => eventText(code, 'en-US', reason),
+      (ts) => ts.slice(11, 19),
+    );
+    expect(text).toContain('08:05:00\tOFFLINE\tDevice offline (silent past the heartbeat)\t');
   });
 });

@@ -70,11 +70,11 @@ export function mergeLiveEntries(
 export function runLogText(
   entries: readonly RunLogEntry[],
   headers: { time: string; code: string; meaning: string; floor: string },
-  textOf: (code: string) => string,
+  textOf: (code: string, reason: RunLogEntry['reason']) => string,
   timeOf: (ts: string) => string,
 ): string {
   const lines = [[headers.time, headers.code, headers.meaning, headers.floor].join('\t')];
   for (const e of entries)
-    lines.push([timeOf(e.ts), e.code, textOf(e.code), e.floor ?? ''].join('\t'));
+    lines.push([timeOf(e.ts), e.code, textOf(e.code, e.reason), e.floor ?? ''].join('\t'));
   return lines.join('\r\n') + '\r\n';
 }
