@@ -4,6 +4,42 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+
+// Web features: one folder each under apps/web/src/features; a feature never imports another
+// one (what two features share lives in src/lib or src/components). The folder list is read
+// here, so a new feature is covered without touching this file.
+const WEB_FEATURES = readdirSync(new URL('./apps/web/src/features', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** Import paths that reach feature `other` from a file anywhere inside another feature. */
+function featureImportPatterns(other) {
+  const relative = [1, 2, 3, 4, 5].flatMap((depth) => {
+    const up = '../'.repeat(depth);
+    return [`${up}${other}`, `${up}${other}/**`];
+  });
+  return [...relative, `**/features/${other}`, `**/features/${other}/**`];
+}
+
+const featureBoundaries = WEB_FEATURES.map((feature) => ({
+  files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: WEB_FEATURES.filter((other) => other !== feature).flatMap(featureImportPatterns),
+            message: `A feature does not import another feature: move what both use to src/lib (non-UI) or src/components (shared UI).`,
+          },
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', 'test-results/**', 'playwright-report/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
@@ -59,4 +95,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...featureBoundaries,
 );

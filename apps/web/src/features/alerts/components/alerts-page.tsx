@@ -12,7 +12,7 @@ import { useAccess } from '../../../lib/access.tsx';
 import { showError } from '../../../lib/form-errors.ts';
 import { useLanguage } from '../../../lib/i18n/language.ts';
 import { useFleetLive } from '../../../lib/live/use-live.ts';
-import { LiftPicker } from '../../lift-list/components/lift-picker.tsx';
+import { LiftPicker } from '../../../components/lift-picker.tsx';
 import {
   alertKeys,
   alertsApi,

@@ -9,7 +9,7 @@ import { DataState } from '../../../components/charts/data-state.tsx';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { tx } from '../../../lib/i18n/i18n.ts';
 import { useLanguage } from '../../../lib/i18n/language.ts';
-import { percent, useAnalysisDashboard, type AnalysisDashboard } from '../api/dashboard-api.ts';
+import { percent, useAnalysisDashboard, type AnalysisDashboard } from '../../../lib/dashboard-api.ts';
 
 type Window = '24h' | '7d';
 

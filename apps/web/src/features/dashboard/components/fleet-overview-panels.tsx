@@ -19,7 +19,7 @@ import {
   dashboardKeys,
   useWorkplaceDashboard,
   type WorkplaceDashboard,
-} from '../../analysis/api/dashboard-api.ts';
+} from '../../../lib/dashboard-api.ts';
 
 type Attention = WorkplaceDashboard['attention'][number];
 

@@ -12,7 +12,7 @@ import type {
   Sample,
 } from '@liftlink/protocol';
 import { http, type Query } from '../../../lib/http.ts';
-import { liftKeys } from '../../lift-list/api/lifts-api.ts';
+import { liftKeys } from '../../../lib/lifts.ts';
 
 // The answers' shapes are the protocol's (the server's response schemas).
 export type { CommandRecord, ConfigLogEntry, ConfigReadResult, DailyStat, Sample };

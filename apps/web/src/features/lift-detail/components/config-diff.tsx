@@ -1,6 +1,6 @@
 import { Table } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { fieldLabel, valueText, type ConfigChange } from '../model/config-model.ts';
+import { fieldLabel, valueText, type ConfigChange } from '../../../lib/config-model.ts';
 
 /** Field, value before, value after: what a configuration send (or a past change) changes. */
 export function ConfigDiffTable({ changes, testId }: { changes: ConfigChange[]; testId?: string }) {

@@ -1,19 +1,13 @@
 import { useState } from 'react';
-import { Table, Tag } from 'antd';
+import { Table } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { DataState } from '../../../components/charts/data-state.tsx';
+import { ConfigResultTag } from '../../../components/config-result-tag.tsx';
 import { hasKey, tx } from '../../../lib/i18n/i18n.ts';
 import { useConfigLogs, type ConfigLogEntry } from '../api/lift-api.ts';
-import { configDiff } from '../model/config-model.ts';
+import { configDiff } from '../../../lib/config-model.ts';
 import { ConfigDiffTable } from './config-diff.tsx';
-
-/** A configuration log's result in the user's words (also on the factory bench). */
-export function ConfigResultTag({ result }: { result: string }) {
-  const color = result === 'applied' ? 'green' : 'red';
-  const key = `config.history.result.${result}`;
-  return <Tag color={color}>{hasKey(key) ? tx(key) : result}</Tag>;
-}
 
 /** Who changed the configuration, when, and what changed (expand a row). */
 export function ConfigHistory({ liftId }: { liftId: string }) {

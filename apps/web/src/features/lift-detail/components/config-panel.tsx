@@ -62,7 +62,7 @@ import {
   unitLabel,
   type ConfigChange,
   type ConfigFormValues,
-} from '../model/config-model.ts';
+} from '../../../lib/config-model.ts';
 import { ConfigDiffTable } from './config-diff.tsx';
 import { ConfigHistory } from './config-history.tsx';
 

@@ -10,7 +10,7 @@ import {
   MovementTag,
   NoDeviceNoTag,
   OnlineBadge,
-} from '../../lift-list/components/lift-tags.tsx';
+} from '../../../components/lift-tags.tsx';
 import type { LiftLiveState } from './use-lift-live-state.ts';
 
 const TIME = 'YYYY-MM-DD HH:mm:ss';

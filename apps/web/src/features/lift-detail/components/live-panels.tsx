@@ -2,7 +2,7 @@ import { Card, Col, Descriptions, Empty, Row, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LiftStatus } from '@liftlink/protocol';
 import { Lamp, LampGrid, type LampItem } from '../../../components/lamp.tsx';
-import { FaultTag } from '../../lift-list/components/lift-tags.tsx';
+import { FaultTag } from '../../../components/lift-tags.tsx';
 
 const CHAIN_COLOR = { normal: 'green', slack: 'orange', broken: 'red' } as const;
 

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { LiftListItem } from '@liftlink/protocol';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { liftListItem } from '../../../test/lift-fixtures.ts';
+import { liftKeys } from '../../../lib/lifts.ts';
 import { fleetPatch } from '../components/use-fleet-patches.ts';
 import {
   INITIAL_LIFT_QUERY,
-  liftKeys,
   listParams,
   patchCachedLifts,
   type LiftPage,

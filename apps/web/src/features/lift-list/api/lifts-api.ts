@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DeviceKind, LiftListItem, LiftLocation, LiftPage } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
+import { liftKeys } from '../../../lib/lifts.ts';
 
 export type LiftSortKey = 'deviceNo' | 'alias' | 'kind' | 'online' | 'lastSeen' | 'floor';
 export type { LiftPage };
@@ -41,23 +42,9 @@ export function listParams(query: LiftListQuery) {
   };
 }
 
-export const liftKeys = {
-  all: ['lifts'] as const,
-  list: (query: LiftListQuery) => ['lifts', 'list', query] as const,
-  lists: ['lifts', 'list'] as const,
-  info: (liftId: string) => ['lifts', 'info', liftId] as const,
-};
-
 export const liftsApi = {
   list: (query: LiftListQuery, signal?: AbortSignal) =>
     http.get<LiftPage>('/auth/access/lift/get', listParams(query), { signal }),
-  /** A small search for pickers (operation log, alerts): first 20 matches. */
-  search: (keyword: string, signal?: AbortSignal) =>
-    http.get<LiftPage>(
-      '/auth/access/lift/get',
-      { keyword: keyword.trim() || undefined, pageSize: 20 },
-      { signal },
-    ),
   updateAlias: (body: { liftId: string; alias: string }) =>
     http.post<null>('/auth/access/lift/alias/update', body),
   updateLocation: (body: { liftId: string; location: LiftLocation }) =>

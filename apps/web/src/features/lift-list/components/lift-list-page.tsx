@@ -33,7 +33,7 @@ import {
   type LiftSortKey,
   type LiftStateFilter,
 } from '../api/lifts-api.ts';
-import { FaultTag, LocationMissingTag, ModeTag, NoDeviceNoTag, OnlineBadge } from './lift-tags.tsx';
+import { FaultTag, LocationMissingTag, ModeTag, NoDeviceNoTag, OnlineBadge } from '../../../components/lift-tags.tsx';
 import { LocationModal } from './location-modal.tsx';
 import { useFleetPatches } from './use-fleet-patches.ts';
 import './lift-list.css';

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Empty, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changedConfigKeys } from '@liftlink/protocol';
-import { ConfigResultTag } from '../../lift-detail/components/config-history.tsx';
-import { fieldLabel } from '../../lift-detail/model/config-model.ts';
+import { ConfigResultTag } from '../../../components/config-result-tag.tsx';
+import { fieldLabel } from '../../../lib/config-model.ts';
 import { useConfigLogs, type ConfigLogEntry } from '../api/manufacture-api.ts';
 import { useBench } from './bench-context.tsx';
 

@@ -39,7 +39,7 @@ import {
   issueField,
   unitLabel,
   type ConfigFormValues,
-} from '../../lift-detail/model/config-model.ts';
+} from '../../../lib/config-model.ts';
 import { manufactureApi, type ConfigBody } from '../api/manufacture-api.ts';
 import { issueText } from '../model/errors.ts';
 import { useBenchStep } from './bench-context.tsx';

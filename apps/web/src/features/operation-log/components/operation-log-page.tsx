@@ -11,7 +11,7 @@ import { Access } from '../../../lib/access.tsx';
 import { downloadFile } from '../../../lib/download.ts';
 import { showError } from '../../../lib/form-errors.ts';
 import { useLanguage } from '../../../lib/i18n/language.ts';
-import { LiftPicker } from '../../lift-list/components/lift-picker.tsx';
+import { LiftPicker } from '../../../components/lift-picker.tsx';
 import {
   EMPTY_OPERATION_FILTER,
   OPERATION_ACTIONS,
@@ -22,7 +22,7 @@ import {
   type OperationLogFilter,
 } from '../api/operation-log-api.ts';
 import { resultColor } from './operation-detail.ts';
-import { TimeRangeFilter } from '../../lift-detail/components/time-range-filter.tsx';
+import { TimeRangeFilter } from '../../../components/time-range-filter.tsx';
 import './operation-log.css';
 
 const TIME = 'YYYY-MM-DD HH:mm:ss';

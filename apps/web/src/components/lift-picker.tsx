@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Select, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { liftsApi } from '../api/lifts-api.ts';
+import { liftKeys, searchLifts } from '../lib/lifts.ts';
 
 /** Picks one lift by device number, name or address (server search, first 20 matches). */
 export function LiftPicker({
@@ -17,8 +17,8 @@ export function LiftPicker({
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const search = useQuery({
-    queryKey: ['lifts', 'search', keyword],
-    queryFn: ({ signal }) => liftsApi.search(keyword, signal),
+    queryKey: liftKeys.search(keyword),
+    queryFn: ({ signal }) => searchLifts(keyword, signal),
     staleTime: 30_000,
   });
   return (

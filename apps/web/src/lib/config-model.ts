@@ -14,7 +14,7 @@ import {
   type DeviceKind,
   type LiftConfig,
 } from '@liftlink/protocol';
-import { hasKey, translateIssue, tx } from '../../../lib/i18n/i18n.ts';
+import { hasKey, translateIssue, tx } from './i18n/i18n.ts';
 
 /** The configuration pages in the spec's order: running, platform (P), housing (J). */
 export const CONFIG_PARTS: readonly ConfigPart[] = ['run', 'P', 'J'];

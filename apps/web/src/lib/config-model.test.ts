@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, type LiftConfig } from '@liftlink/protocol';
-import { useEnglish } from '../../../test/render.tsx';
+import { useEnglish } from '../test/render.tsx';
 import {
   configDiff,
   configFile,

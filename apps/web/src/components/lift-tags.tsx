@@ -8,8 +8,8 @@ import {
   type Movement,
   type SystemMode,
 } from '@liftlink/protocol';
-import { useLanguage } from '../../../lib/i18n/language.ts';
-import './lift-list.css';
+import { useLanguage } from '../lib/i18n/language.ts';
+import './lift.css';
 
 const MODE_COLORS: Record<SystemMode, string> = {
   standby: 'default',

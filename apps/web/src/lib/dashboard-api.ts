@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AnalysisDashboard, WorkplaceDashboard } from '@liftlink/protocol';
-import { http } from '../../../lib/http.ts';
+import { http } from './http.ts';
 
 export type { AnalysisDashboard, WorkplaceDashboard };
 
