@@ -1,6 +1,4 @@
-import { CSRF_COOKIE, CSRF_HEADER, TOKEN_HEADER } from '@liftlink/protocol';
-import { ApiError, readCookie, type Query } from './http.ts';
-import { getToken } from './token.ts';
+import { http, type Query } from './http.ts';
 
 /** Spec section 7: the helper that saves text as a local file has the default name file.txt. */
 export const DEFAULT_TEXT_FILE_NAME = 'file.txt';
@@ -28,58 +26,15 @@ export function saveTextFile(
   saveBlob(new Blob([text], { type }), fileName || DEFAULT_TEXT_FILE_NAME);
 }
 
-/** The file name of a `content-disposition` header, else null. */
-export function dispositionFileName(header: string | null): string | null {
-  if (!header) return null;
-  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
-    } catch {
-      // fall through to the plain name
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
-  return plain?.[1]?.trim() ?? null;
-}
-
 /**
- * Downloads a file the server builds (CSV exports) with the same headers as the HTTP
- * client. A failed export answers with the JSON envelope: it becomes an ApiError.
+ * Downloads a file the server builds (CSV exports, backups) through the HTTP client and
+ * saves it under the server's name, else `fallbackName`. A failure is an ApiError.
  */
 export async function downloadFile(
   path: string,
   query: Query,
   fallbackName: string,
 ): Promise<void> {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const headers: Record<string, string> = {};
-  const token = getToken();
-  if (token) headers[TOKEN_HEADER] = token;
-  const csrf = readCookie(CSRF_COOKIE);
-  if (csrf) headers[CSRF_HEADER] = csrf;
-  let response: Response;
-  try {
-    const qs = params.toString();
-    response = await fetch(qs ? `${path}?${qs}` : path, { headers, credentials: 'same-origin' });
-  } catch {
-    throw new ApiError(0, 'request.network', 'Network error');
-  }
-  if (!response.ok) {
-    let code = response.status >= 500 ? 'internal' : 'request.failed';
-    let msg = response.statusText;
-    try {
-      const envelope = (await response.json()) as { code?: unknown; msg?: unknown };
-      if (typeof envelope.code === 'string') code = envelope.code;
-      if (typeof envelope.msg === 'string') msg = envelope.msg;
-    } catch {
-      // not JSON: keep the status text
-    }
-    throw new ApiError(response.status, code, msg);
-  }
-  const blob = await response.blob();
-  saveBlob(blob, dispositionFileName(response.headers.get('content-disposition')) ?? fallbackName);
+  const { blob, fileName } = await http.download(path, query);
+  saveBlob(blob, fileName ?? fallbackName);
 }

@@ -147,3 +147,103 @@ describe('HTTP client (spec section 7)', () => {
     await expect(pending).resolves.toMatchObject({ code: 'request.timeout' });
   });
 });
+
+describe('HTTP client: files', () => {
+  function file(status: number, body: string, headers: Record<string, string> = {}) {
+    return Promise.resolve(new Response(body, { status, headers }));
+  }
+
+  it("downloads a file as a blob with the CSRF header, the token and the server's file name", async () => {
+    setToken('tok-3', undefined, false);
+    fetchMock.mockImplementation(() =>
+      file(200, 'time,user\n', {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="log.csv"; filename*=UTF-8''${encodeURIComponent('журнал 1.csv')}`,
+      }),
+    );
+    const result = await http.download('/auth/access/log/export', { lang: 'ru-RU', keyword: '' });
+    expect(result.fileName).toBe('журнал 1.csv');
+    expect(await result.blob.text()).toBe('time,user\n');
+    const [url, init] = fetchMock.mock.calls[0]!;
+    const headers = init?.headers as Record<string, string>;
+    expect(url).toBe('/auth/access/log/export?lang=ru-RU');
+    expect(init?.method).toBe('GET');
+    expect(headers['x-xsrf-token']).toBe('csrf-123');
+    expect(headers['access-token']).toBe('tok-3');
+  });
+
+  it('takes the plain file name, and none when the server sends no Content-Disposition', async () => {
+    fetchMock.mockImplementationOnce(() =>
+      file(200, 'x', { 'content-disposition': 'attachment; filename="liftlink.llbackup"' }),
+    );
+    fetchMock.mockImplementationOnce(() => file(200, 'y'));
+    await expect(http.download('/a')).resolves.toMatchObject({ fileName: 'liftlink.llbackup' });
+    await expect(http.download('/b')).resolves.toMatchObject({ fileName: null });
+  });
+
+  it("turns a failed download's envelope into an ApiError, with the 403 notice", async () => {
+    fetchMock.mockImplementation(() =>
+      answer(403, { success: false, code: 'auth.forbidden', msg: 'no export', result: null }),
+    );
+    const error = await http.download('/auth/access/log/export').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 403, code: 'auth.forbidden', handled: true });
+    expect(notification.error).toHaveBeenCalledOnce();
+  });
+
+  it('a failed download without an envelope keeps the HTTP status', async () => {
+    fetchMock.mockImplementation(() => file(502, '<html>bad gateway</html>'));
+    await expect(http.download('/x')).rejects.toMatchObject({ status: 502, code: 'internal' });
+    fetchMock.mockImplementation(() => Promise.reject(new TypeError('offline')));
+    await expect(http.download('/x')).rejects.toMatchObject({ status: 0, code: 'request.network' });
+  });
+
+  it('a download is not cut at 50 s (a backup may take longer)', async () => {
+    vi.useFakeTimers();
+    let aborted = false;
+    fetchMock.mockImplementation(
+      (_url, init) =>
+        new Promise(() => {
+          init?.signal?.addEventListener('abort', () => (aborted = true));
+        }),
+    );
+    void http.download('/auth/access/system/backup');
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS * 2);
+    expect(aborted).toBe(false);
+  });
+
+  it('uploads a file as it is and unwraps the envelope', async () => {
+    setToken('tok-4', undefined, false);
+    fetchMock.mockImplementation(() =>
+      answer(200, { success: true, code: 'ok', msg: 'OK', result: { id: 'd1' } }),
+    );
+    const upload = new File(['%PDF'], 'manual.pdf', { type: 'application/pdf' });
+    await expect(
+      http.upload('/api/document/upload', upload, { name: upload.name, kind: 'other' }),
+    ).resolves.toEqual({ id: 'd1' });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    const headers = init?.headers as Record<string, string>;
+    expect(url).toBe('/api/document/upload?name=manual.pdf&kind=other');
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe(upload);
+    expect(headers['Content-Type']).toBe('application/octet-stream');
+    expect(headers['x-xsrf-token']).toBe('csrf-123');
+    expect(headers['access-token']).toBe('tok-4');
+  });
+
+  it('a refused upload is an ApiError with its issues', async () => {
+    fetchMock.mockImplementation(() =>
+      answer(400, {
+        success: false,
+        code: 'validation.failed',
+        msg: 'bad',
+        result: { issues: [{ path: 'name', message: 'validation.required' }] },
+      }),
+    );
+    const error = await http
+      .upload('/api/document/upload', new Blob(['x']), { name: '' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400, code: 'validation.failed' });
+    expect((error as ApiError).issues).toEqual([{ path: 'name', message: 'validation.required' }]);
+  });
+});

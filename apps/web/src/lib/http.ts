@@ -114,44 +114,60 @@ function csrfHeaders(): Record<string, string> {
   return csrf ? { [CSRF_HEADER]: csrf } : {};
 }
 
-export async function request<T>(
-  method: 'GET' | 'POST',
-  path: string,
-  options: RequestOptions = {},
-): Promise<T> {
-  // A cookie that expired mid-session is fetched again before the state-changing call.
-  if (method === 'POST' && !hasCsrfCookie()) await fetchCsrfCookie().catch(() => undefined);
+/** One exchange with the server: what is sent, and how the answer's body is read. */
+interface Exchange<R> {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Query;
+  body?: BodyInit;
+  contentType?: string;
+  /** What the answer may be: the JSON envelope unless told (files). */
+  accept?: string;
+  quiet?: RequestOptions['quiet'];
+  signal?: AbortSignal;
+  /** Give up after REQUEST_TIMEOUT_MS; off for files (uploads, exports, backups). */
+  timeout: boolean;
+  read: (response: Response) => Promise<R>;
+}
 
-  const headers: Record<string, string> = { Accept: 'application/json', ...csrfHeaders() };
+/**
+ * The one transport of the client: CSRF header (fetching the cookie again before a POST
+ * when it expired), `Access-Token`, the caller's abort signal, the 50 s time-out, and
+ * network failures as ApiError. The body is read inside the time-out.
+ */
+async function exchange<R>(x: Exchange<R>): Promise<{ response: Response; value: R }> {
+  // A cookie that expired mid-session is fetched again before the state-changing call.
+  if (x.method === 'POST' && !hasCsrfCookie()) await fetchCsrfCookie().catch(() => undefined);
+
+  const headers: Record<string, string> = {
+    Accept: x.accept ?? 'application/json',
+    ...csrfHeaders(),
+  };
   const token = getToken();
   if (token) headers[TOKEN_HEADER] = token;
-  let body: string | undefined;
-  if (method === 'POST') {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.body ?? {});
-  }
+  if (x.contentType) headers['Content-Type'] = x.contentType;
 
   const controller = new AbortController();
-  const timer = window.setTimeout(
-    () => controller.abort(new DOMException('timeout', 'TimeoutError')),
-    REQUEST_TIMEOUT_MS,
-  );
-  const onCallerAbort = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const timer = x.timeout
+    ? window.setTimeout(
+        () => controller.abort(new DOMException('timeout', 'TimeoutError')),
+        REQUEST_TIMEOUT_MS,
+      )
+    : undefined;
+  const onCallerAbort = () => controller.abort(x.signal?.reason);
+  x.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
-  let response: Response;
-  let text: string;
   try {
-    response = await fetch(buildUrl(path, options.query), {
-      method,
+    const response = await fetch(buildUrl(x.path, x.query), {
+      method: x.method,
       headers,
-      body,
+      body: x.body,
       credentials: 'same-origin',
       signal: controller.signal,
     });
-    text = await response.text();
+    return { response, value: await x.read(response) };
   } catch (cause) {
-    if (options.signal?.aborted) throw cause;
+    if (x.signal?.aborted) throw cause;
     const timedOut = controller.signal.aborted;
     throw new ApiError(
       0,
@@ -160,17 +176,24 @@ export async function request<T>(
     );
   } finally {
     window.clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCallerAbort);
+    x.signal?.removeEventListener('abort', onCallerAbort);
   }
+}
 
-  let envelope: Partial<ApiResponse<T>> | null = null;
+function parseEnvelope<T>(text: string): Partial<ApiResponse<T>> | null {
   try {
-    envelope = text ? (JSON.parse(text) as Partial<ApiResponse<T>>) : null;
+    return text ? (JSON.parse(text) as Partial<ApiResponse<T>>) : null;
   } catch {
-    envelope = null;
+    return null;
   }
-  if (response.ok && envelope?.success === true) return envelope.result as T;
+}
 
+/** A failed answer as ApiError, after the global 401 / 403 notices unless the caller is quiet. */
+function failure(
+  response: Response,
+  envelope: Partial<ApiResponse<unknown>> | null,
+  quiet: RequestOptions['quiet'],
+): ApiError {
   const error = new ApiError(
     response.status,
     typeof envelope?.code === 'string'
@@ -181,16 +204,102 @@ export async function request<T>(
     typeof envelope?.msg === 'string' ? envelope.msg : response.statusText,
     envelope?.result ?? null,
   );
-  if (response.status === 401 && options.quiet !== true) handleUnauthorized(error);
-  else if (response.status === 403 && !options.quiet) handleForbidden(error);
-  throw error;
+  if (response.status === 401 && quiet !== true) handleUnauthorized(error);
+  else if (response.status === 403 && !quiet) handleForbidden(error);
+  return error;
 }
+
+/** A call answered with the JSON envelope: its result, or an ApiError. */
+async function envelopeCall<T>(x: Omit<Exchange<string>, 'read'>): Promise<T> {
+  const { response, value: text } = await exchange({ ...x, read: (r) => r.text() });
+  const envelope = parseEnvelope<T>(text);
+  if (response.ok && envelope?.success === true) return envelope.result as T;
+  throw failure(response, envelope, x.quiet);
+}
+
+export async function request<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
+  return envelopeCall<T>({
+    method,
+    path,
+    query: options.query,
+    body: method === 'POST' ? JSON.stringify(options.body ?? {}) : undefined,
+    contentType: method === 'POST' ? 'application/json' : undefined,
+    quiet: options.quiet,
+    signal: options.signal,
+    timeout: true,
+  });
+}
+
+/** The file name of a `content-disposition` header, else null. */
+export function dispositionFileName(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(header);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
+  return plain?.[1]?.trim() ?? null;
+}
+
+/** A file the server sent, with the name from its `Content-Disposition` (null without one). */
+export interface DownloadedFile {
+  blob: Blob;
+  fileName: string | null;
+}
+
+type FileCallOptions = Pick<RequestOptions, 'quiet' | 'signal'>;
 
 export const http = {
   get: <T>(path: string, query?: Query, options?: Omit<RequestOptions, 'query' | 'body'>) =>
     request<T>('GET', path, { ...options, query }),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>) =>
     request<T>('POST', path, { ...options, body }),
+  /** Posts a file as it is (the body is the file); the answer is the JSON envelope. */
+  upload: <T>(path: string, file: Blob, query?: Query, options?: FileCallOptions) =>
+    envelopeCall<T>({
+      method: 'POST',
+      path,
+      query,
+      body: file,
+      contentType: 'application/octet-stream',
+      ...options,
+      timeout: false,
+    }),
+  /**
+   * Gets a file the server builds (exports, backups) as a blob. A failed one answers with
+   * the JSON envelope and becomes an ApiError like any other call.
+   */
+  download: async (
+    path: string,
+    query?: Query,
+    options?: FileCallOptions,
+  ): Promise<DownloadedFile> => {
+    const { response, value } = await exchange({
+      method: 'GET',
+      path,
+      query,
+      accept: '*/*',
+      ...options,
+      timeout: false,
+      read: async (r): Promise<{ blob: Blob } | { text: string }> =>
+        r.ok ? { blob: await r.blob() } : { text: await r.text() },
+    });
+    if ('blob' in value) {
+      return {
+        blob: value.blob,
+        fileName: dispositionFileName(response.headers.get('content-disposition')),
+      };
+    }
+    throw failure(response, parseEnvelope(value.text), options?.quiet);
+  },
 };
 
 /** For tests: forget that a reload is pending. */

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { CSRF_COOKIE, CSRF_HEADER, TOKEN_HEADER } from '@liftlink/protocol';
 import type {
   CommandResult,
   ConfigLogEntry,
@@ -11,8 +10,7 @@ import type {
   UpdateLiftIotInfo,
   LiftConfig,
 } from '@liftlink/protocol';
-import { ApiError, http, readCookie } from '../../../lib/http.ts';
-import { getToken } from '../../../lib/token.ts';
+import { http } from '../../../lib/http.ts';
 
 export type { ConfigLogEntry };
 
@@ -76,36 +74,6 @@ export function useConfigLogs(liftId: string | null, page: number) {
 }
 
 /** Uploads a file as it is (the body is the file; name and kind in the query). */
-export async function uploadDocument(
-  file: File,
-  kind: DocumentView['kind'],
-): Promise<DocumentView> {
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/octet-stream',
-    Accept: 'application/json',
-  };
-  const csrf = readCookie(CSRF_COOKIE);
-  if (csrf) headers[CSRF_HEADER] = csrf;
-  const token = getToken();
-  if (token) headers[TOKEN_HEADER] = token;
-  const query = new URLSearchParams({ name: file.name, kind });
-  const response = await fetch(`/api/document/upload?${query.toString()}`, {
-    method: 'POST',
-    headers,
-    body: file,
-    credentials: 'same-origin',
-  });
-  const envelope = (await response.json().catch(() => null)) as {
-    success?: boolean;
-    code?: string;
-    msg?: string;
-    result?: unknown;
-  } | null;
-  if (response.ok && envelope?.success) return envelope.result as DocumentView;
-  throw new ApiError(
-    response.status,
-    envelope?.code ?? 'request.failed',
-    envelope?.msg ?? response.statusText,
-    envelope?.result ?? null,
-  );
+export function uploadDocument(file: File, kind: DocumentView['kind']): Promise<DocumentView> {
+  return http.upload<DocumentView>('/api/document/upload', file, { name: file.name, kind });
 }
