@@ -208,6 +208,9 @@ async function oneRun(browser: Browser, url: string): Promise<Record<string, Fig
     hasTouch: true,
     locale: 'zh-CN',
   });
+  // tsx compiles this file keeping function names (`__name(fn, "check")` around the probe's
+  // inner functions); the page has no such helper, so it gets an identity one first.
+  await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
   await context.addInitScript(pageProbe, READY);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
