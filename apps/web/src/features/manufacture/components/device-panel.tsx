@@ -1,7 +1,5 @@
-import { useState } from 'react';
 import {
   Alert,
-  App,
   Button,
   Card,
   Descriptions,
@@ -21,16 +19,10 @@ import {
   TagOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import {
-  SerialError,
-  deviceNoSchema,
-  type Handshake,
-  type NewIotCredentials,
-} from '@liftlink/protocol';
+import { deviceNoSchema, type Handshake, type NewIotCredentials } from '@liftlink/protocol';
 import { Access } from '../../../lib/access.tsx';
 import { zodRule } from '../../../lib/zod-rule.ts';
-import { manufactureApi } from '../api/manufacture-api.ts';
-import { useBenchStep } from './bench-context.tsx';
+import { useDeviceSteps } from './use-device-steps.ts';
 
 const MQTT_COLORS: Record<Handshake['mqtt'], string> = {
   none: 'default',
@@ -99,116 +91,9 @@ function SecretModal({
  */
 export function DevicePanel() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
-  const { bench, busy, step } = useBenchStep();
+  const steps = useDeviceSteps();
+  const { bench, busy, form, iot } = steps;
   const { handshake, lift, problem } = bench;
-  const [form] = Form.useForm<{ deviceNo: string }>();
-  const [iot, setIot] = useState<{ creds: NewIotCredentials; written: boolean } | null>(null);
-
-  /** The controller must still be the one shown: read it again and compare. */
-  const sameController = async (): Promise<Handshake> => {
-    const shown = handshake;
-    const now = await bench.refresh();
-    if (!now || !shown || now.controllerSerial !== shown.controllerSerial)
-      throw new SerialError('mismatch');
-    return now;
-  };
-
-  const withDevice = (needsNumber: boolean): Handshake | null => {
-    if (!bench.serial.link || !handshake) {
-      void message.warning(t('manufacture.noDevice'));
-      return null;
-    }
-    if (needsNumber && !handshake.deviceNo) {
-      void message.warning(t('errors.lift.noDeviceNo'));
-      return null;
-    }
-    return handshake;
-  };
-
-  const assign = async () => {
-    const device = withDevice(false);
-    if (!device) return;
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    await step('assign', async () => {
-      const link = bench.requireLink();
-      const registered = await manufactureApi.updateIotInfo({
-        mode: 'assign',
-        deviceNo: values.deviceNo,
-        kind: device.kind,
-        floors: device.floors,
-        firmware: device.firmware,
-        controllerSerial: device.controllerSerial,
-      });
-      bench.setLift(registered.lift);
-      await link.writeDeviceNo(values.deviceNo);
-      bench.audit('writeDeviceNo', 'ok', { deviceNo: values.deviceNo });
-      await bench.refresh();
-      form.resetFields();
-      void message.success(t('manufacture.device.assigned', { deviceNo: values.deviceNo }));
-    });
-  };
-
-  const updateInfo = async () => {
-    const device = withDevice(true);
-    if (!device) return;
-    await step('update', async () => {
-      const now = await sameController();
-      const result = await manufactureApi.updateIotInfo({
-        mode: 'update',
-        deviceNo: now.deviceNo!,
-        kind: now.kind,
-        floors: now.floors,
-        firmware: now.firmware,
-        controllerSerial: now.controllerSerial,
-      });
-      bench.setLift(result.lift);
-      void message.success(t('manufacture.device.infoUpdated'));
-    });
-  };
-
-  const writeCredentials = async (creds: NewIotCredentials) => {
-    const ok = await bench.run(async () => {
-      await bench.requireLink().writeCredentials({
-        mqttUrl: creds.mqttUrl,
-        deviceNo: creds.deviceNo,
-        secret: creds.secret,
-      });
-      return true;
-    });
-    bench.audit('writeCredentials', ok ? 'ok' : 'failed', {
-      deviceNo: creds.deviceNo,
-      mqttUrl: creds.mqttUrl,
-    });
-    setIot({ creds, written: ok === true });
-    if (ok) await bench.run(bench.refresh);
-  };
-
-  const newCredentials = async () => {
-    const device = withDevice(true);
-    if (!device) return;
-    await step('iot', async () => {
-      await sameController();
-      const creds = await manufactureApi.getNewIot(device.deviceNo!);
-      await writeCredentials(creds);
-    });
-  };
-
-  const reset = () => {
-    if (!lift) return;
-    modal.confirm({
-      title: t('manufacture.iot.resetConfirm', { deviceNo: lift.deviceNo ?? '' }),
-      content: t('manufacture.iot.resetText'),
-      okButtonProps: { danger: true },
-      onOk: () =>
-        step('reset', async () => {
-          await manufactureApi.resetIot(lift.id);
-          void message.success(t('manufacture.iot.resetDone'));
-          bench.setLift({ ...lift, hasCredentials: false, iotIssuedAt: null });
-        }),
-    });
-  };
 
   return (
     <Card
@@ -216,7 +101,7 @@ export function DevicePanel() {
       extra={
         <Button
           icon={<ReloadOutlined />}
-          onClick={() => void step('refresh', bench.refresh)}
+          onClick={steps.refresh}
           loading={busy === 'refresh'}
           data-testid="refresh-handshake"
         >
@@ -233,16 +118,7 @@ export function DevicePanel() {
           style={{ marginBottom: 12 }}
           data-testid="bench-problem"
           action={
-            <Button
-              size="small"
-              onClick={() =>
-                void step('refresh', async () =>
-                  bench.serial.mode === 'bridge'
-                    ? Promise.all([bench.refresh(), bench.serial.bridge.refreshPorts()])
-                    : bench.refresh(),
-                )
-              }
-            >
+            <Button size="small" onClick={steps.refreshList}>
               {t('manufacture.device.refreshList')}
             </Button>
           }
@@ -318,7 +194,12 @@ export function DevicePanel() {
         </>
       )}
       <Access check="manufacture.edit">
-        <Form form={form} layout="vertical" className="bench-assign" onFinish={() => void assign()}>
+        <Form
+          form={form}
+          layout="vertical"
+          className="bench-assign"
+          onFinish={() => void steps.assign()}
+        >
           <Form.Item
             label={t('manufacture.device.assignLabel')}
             required
@@ -362,7 +243,7 @@ export function DevicePanel() {
         <Access check="manufacture.edit">
           <Button
             icon={<CloudSyncOutlined />}
-            onClick={() => void updateInfo()}
+            onClick={() => void steps.updateInfo()}
             loading={busy === 'update'}
             data-testid="update-iot-info"
           >
@@ -374,7 +255,7 @@ export function DevicePanel() {
             type="primary"
             ghost
             icon={<KeyOutlined />}
-            onClick={() => void newCredentials()}
+            onClick={() => void steps.newCredentials()}
             loading={busy === 'iot'}
             data-testid="new-iot"
           >
@@ -386,7 +267,7 @@ export function DevicePanel() {
             danger
             icon={<StopOutlined />}
             disabled={!lift?.hasCredentials}
-            onClick={reset}
+            onClick={steps.reset}
             loading={busy === 'reset'}
             data-testid="reset-iot"
           >
@@ -397,8 +278,8 @@ export function DevicePanel() {
       <SecretModal
         iot={iot?.creds ?? null}
         written={iot?.written ?? false}
-        onWriteAgain={() => iot && void writeCredentials(iot.creds)}
-        onClose={() => setIot(null)}
+        onWriteAgain={steps.writeAgain}
+        onClose={steps.closeSecret}
       />
     </Card>
   );
