@@ -53,10 +53,11 @@ async function addEntries(database: Database, liftIds: string[], times: Date[]):
        select $1, 1000 + $2 + k, $2 + k, t, case when k % 7 = 0 then 'E1' else 'RZGU' end, k % 7 = 0, 1 from unnest($3::timestamptz[]) with ordinality as x(t, k)`,
       [liftId, from, times.map((t) => t.toISOString())],
     );
-    await database.sql.query('update lifts set events_total = $2 where id = $1', [
-      liftId,
-      from + times.length,
-    ]);
+    // The counters ingest keeps beside the log.
+    await database.sql.query(
+      'update lifts set events_total = $2, faults_total = (select count(*) from lift_events where lift_id = $1 and fault) where id = $1',
+      [liftId, from + times.length],
+    );
   }
 }
 
@@ -201,6 +202,15 @@ describe.each(DB_KINDS)('run-log partitions and retention on %s', (kind) => {
     expect(parts.every((p) => p.to > cutoff)).toBe(true);
     // The far-future entries wait in the default partition.
     expect(await count(database, `ts >= '2100-01-01'`)).toBe(3);
+    // Each lift's counters follow: the run log's page totals are what is left.
+    const counters = await database.sql.query<{ kept: string; faults: string; entries: string; fault_entries: string }>(
+      `select l.events_total - l.events_retired as kept, l.faults_total as faults,
+              (select count(*) from lift_events e where e.lift_id = l.id) as entries,
+              (select count(*) from lift_events e where e.lift_id = l.id and e.fault) as fault_entries
+         from lifts l where l.id = any($1::uuid[]) order by l.id`,
+      [lifts],
+    );
+    expect(counters.map((c) => [Number(c.kept), Number(c.faults)])).toEqual(counters.map((c) => [Number(c.entries), Number(c.fault_entries)]));
     // A second run finds nothing more to do.
     expect(await runLogRetention(database.sql, 400, now)).toMatchObject({
       partitionsDropped: 0,

@@ -15,11 +15,14 @@ export async function deleteInBatches(
   params: unknown[] = [],
   signal?: AbortSignal,
   batch = DELETE_BATCH,
+  account?: { returning: string; then: string },
 ): Promise<number> {
   let total = 0;
   while (!signal?.aborted) {
+    // `account`: what the deleted rows return and a data-modifying statement over them
+    // (`gone`), run in the same statement, so counters kept elsewhere follow each batch.
     const rows = await sql.query<{ n: string }>(
-      `with gone as (delete from ${table} where ctid = any(array(select ctid from ${table} where ${where} limit ${batch})) returning 1) select count(*) as n from gone`,
+      `with gone as (delete from ${table} where ctid = any(array(select ctid from ${table} where ${where} limit ${batch})) returning ${account?.returning ?? '1'})${account ? `, accounted as (${account.then})` : ''} select count(*) as n from gone`,
       params,
     );
     const n = Number(rows[0]?.n ?? 0);

@@ -25,6 +25,12 @@ export const PARTITIONS_AHEAD = 2;
 
 const PARTITION_NAME = /^lift_events_(\d{4})_(\d{2})$/;
 
+/**
+ * The lift counters that follow entries leaving the run log (`c`: count and faults per
+ * lift): the page totals read them instead of counting the log.
+ */
+const RETIRE = 'events_retired = l.events_retired + c.cnt, faults_total = l.faults_total - c.faults';
+
 /** Start of the UTC month `k` months after the one holding `at`. */
 function monthStart(at: Date, k = 0): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + k, 1));
@@ -79,6 +85,7 @@ export async function runLogRetention(
       // Detaching takes a short exclusive lock on the run log: wait for it briefly, and
       // try again at the next run rather than hold ingest up behind a long query.
       await tx.exec(`set local lock_timeout = '10s'`);
+      await tx.exec(`update lifts l set ${RETIRE} from (select lift_id, count(*) as cnt, count(*) filter (where fault) as faults from "${part.name}" group by lift_id) c where l.id = c.lift_id`);
       await tx.exec(`alter table lift_events detach partition "${part.name}"`);
       await tx.exec(`drop table "${part.name}"`);
     });
@@ -90,6 +97,11 @@ export async function runLogRetention(
     'ts < $1',
     [cutoff.toISOString()],
     signal,
+    undefined,
+    {
+      returning: 'lift_id, fault',
+      then: `update lifts l set ${RETIRE} from (select lift_id, count(*) as cnt, count(*) filter (where fault) as faults from gone group by lift_id) c where l.id = c.lift_id`,
+    },
   );
   return { partitionsAdded, partitionsDropped, defaultRowsDeleted };
 }

@@ -91,9 +91,10 @@ export async function runLog(sql: SqlExecutor, q: z.infer<typeof runLogQuerySche
   let total: number;
   let rows: Row[];
   if (!filtered) {
-    const [lift] = await sql.query<{ n: string }>(`select events_total as n from lifts where id = $1`, [q.liftId]);
-    total = Number(lift?.n ?? 0);
-    const high = total - offset;
+    // Entries are numbered 1..events_total as they arrive; retention removes the oldest.
+    const [lift] = await sql.query<{ n: string; retired: string }>(`select events_total as n, events_retired as retired from lifts where id = $1`, [q.liftId]);
+    total = Number(lift?.n ?? 0) - Number(lift?.retired ?? 0);
+    const high = Number(lift?.n ?? 0) - offset;
     rows = await sql.query<Row>(`select ${columns} from lift_events where lift_id = $1 and n <= $2 and n > $3 order by n desc`, [q.liftId, high, high - limit]);
   } else {
     const params: unknown[] = [q.liftId];
@@ -105,7 +106,7 @@ export async function runLog(sql: SqlExecutor, q: z.infer<typeof runLogQuerySche
     const cond = where.join(' and ');
     if (q.class && !q.from && !q.to && !q.codes) {
       // Only the class filter: the totals ingest keeps, instead of counting the lift's log.
-      const [lift] = await sql.query<{ events: string; faults: string }>(`select events_total as events, faults_total as faults from lifts where id = $1`, [q.liftId]);
+      const [lift] = await sql.query<{ events: string; faults: string }>(`select events_total - events_retired as events, faults_total as faults from lifts where id = $1`, [q.liftId]);
       total = q.class === 'fault' ? Number(lift?.faults ?? 0) : Number(lift?.events ?? 0) - Number(lift?.faults ?? 0);
     } else {
       const [count] = await sql.query<{ n: string }>(`select count(*) as n from lift_events where ${cond}`, params);
