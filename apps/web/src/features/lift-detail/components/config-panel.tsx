@@ -1,7 +1,6 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import {
   Alert,
-  App,
   Button,
   Card,
   Col,
@@ -27,67 +26,26 @@ import {
   LockOutlined,
   SendOutlined,
 } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   configField,
-  defaultConfig,
-  refusalText,
-  type CommandResult,
   type ConfigField,
-  type ConfigIssue,
   type ConfigPart,
-  type LiftConfig,
   type LiftInfo,
   type PermissionCheck,
 } from '@liftlink/protocol';
 import { liftAllows } from '../../../lib/access.tsx';
-import { saveTextFile } from '../../../lib/download.ts';
-import { errorMessage } from '../../../lib/form-errors.ts';
-import { ApiError } from '../../../lib/http.ts';
-import { tx } from '../../../lib/i18n/i18n.ts';
-import { useLanguage } from '../../../lib/i18n/language.ts';
-import { liftApi, liftDetailKeys } from '../api/lift-api.ts';
 import {
-  configDiff,
-  configFile,
-  configFileName,
-  configIssues,
   configIssueText,
   configSections,
   fieldLabel,
-  formToConfig,
-  issueField,
-  parseConfigFile,
   unitLabel,
-  type ConfigChange,
-  type ConfigFormValues,
 } from '../../../lib/config-model.ts';
+import { tx } from '../../../lib/i18n/i18n.ts';
+import { dependenciesOf, FLOW_COLORS } from '../model/config-workflow.ts';
 import { ConfigDiffTable } from './config-diff.tsx';
 import { ConfigHistory } from './config-history.tsx';
-
-/** Spec section 4: editing disabled -> enabled -> saved. */
-type Flow = 'disabled' | 'enabled' | 'saved';
-
-/** Fields whose rule reads another field: re-checked when that one changes. */
-function dependenciesOf(field: ConfigField): string[] {
-  switch (field.key) {
-    case 'rapidSpeed':
-      return ['speedLimit', 'slowSpeed'];
-    case 'slowSpeed':
-      return ['rapidSpeed'];
-    case 'highValue':
-      return ['lowValue'];
-    default:
-      if (field.baseKey === 'parkingMemory' && field.floor)
-        return [
-          'lowValue',
-          'highValue',
-          ...(field.floor > 1 ? [`parkingMemory${field.floor - 1}`] : []),
-        ];
-      return [];
-  }
-}
+import { useConfigWorkflow } from './use-config-workflow.ts';
 
 /** Form.Item hands its control `id`, `value` and `onChange`: they go on to the input. */
 interface ControlProps {
@@ -135,10 +93,6 @@ function FieldInput({
   );
 }
 
-function toFormValues(config: LiftConfig | null): ConfigFormValues {
-  return { ...(config ?? {}) };
-}
-
 /**
  * The lift's configuration as forms generated from the protocol's CONFIG_FIELDS: running,
  * platform and housing parts, grouped. Editing is off until "Edit"; "Review and send"
@@ -147,196 +101,26 @@ function toFormValues(config: LiftConfig | null): ConfigFormValues {
  */
 export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean }) {
   const { t } = useTranslation();
-  const { language } = useLanguage();
-  const { message, modal } = App.useApp();
-  const client = useQueryClient();
   const { lift } = info;
-  const liftId = lift.id;
-  const floors = lift.floors;
   // What this user may do with this lift, and which fields a write may touch: the server's answer.
   const can = (check: PermissionCheck) => liftAllows(lift, check);
   const role = lift.access.configRole;
   const canEdit = can('liftConfig.edit');
-  const [form] = Form.useForm<ConfigFormValues>();
-  const [flow, setFlow] = useState<Flow>('disabled');
-  const [editVersion, setEditVersion] = useState(lift.configVersion);
-  const [part, setPart] = useState<ConfigPart>('run');
-  const [review, setReview] = useState<{ config: LiftConfig; changes: ConfigChange[] } | null>(
-    null,
-  );
-  const [importProblem, setImportProblem] = useState<{
-    error: string | null;
-    issues: ConfigIssue[];
-  } | null>(null);
-  const [busy, setBusy] = useState<'read' | 'send' | null>(null);
-  const sections = useMemo(() => configSections(floors), [floors]);
+  const workflow = useConfigWorkflow(info);
+  const { form, editing, part, busy, rule } = workflow;
+  const { flow, review, importProblem } = workflow.state;
+  const sections = useMemo(() => configSections(lift.floors), [lift.floors]);
   const current = info.config;
-  const editing = flow === 'enabled';
-
-  // While not editing, the form shows what the lift holds.
-  useEffect(() => {
-    if (!editing) form.setFieldsValue(toFormValues(current));
-  }, [current, editing, form]);
-
-  const refresh = () =>
-    Promise.all([
-      client.invalidateQueries({ queryKey: liftDetailKeys.info(liftId) }),
-      client.invalidateQueries({ queryKey: liftDetailKeys.configLogs(liftId) }),
-    ]);
-
-  const startEditing = (values: LiftConfig | null) => {
-    form.resetFields();
-    form.setFieldsValue(toFormValues(values ?? current ?? defaultConfig(lift.kind, floors)));
-    setEditVersion(lift.configVersion);
-    setImportProblem(null);
-    setFlow('enabled');
-  };
-
-  const cancelEditing = () => {
-    form.resetFields();
-    form.setFieldsValue(toFormValues(current));
-    setFlow('disabled');
-  };
-
-  const rule = (key: string) => ({
-    validator: async () => {
-      if (!editing) return;
-      const next = formToConfig(form.getFieldsValue(true), floors);
-      const issue = configIssues(current, next, floors).find((i) => i.path === key);
-      if (issue) throw new Error(configIssueText(issue));
-    },
-  });
-
-  const showIssues = (issues: ConfigIssue[]) => {
-    const known = issues.filter((i) => configField(issueField(i.path)));
-    form.setFields(known.map((i) => ({ name: issueField(i.path), errors: [configIssueText(i)] })));
-    const first = known[0] ? configField(issueField(known[0].path)) : undefined;
-    if (first) {
-      setPart(first.part);
-      setTimeout(() => form.scrollToField(first.key, { block: 'center' }), 50);
-    }
-  };
-
-  const openReview = async () => {
-    const failed = await form.validateFields().then(
-      () => null,
-      (error: { errorFields?: { name: (string | number)[] }[] }) => error.errorFields ?? [],
-    );
-    if (failed && failed.length > 0) {
-      const first = configField(String(failed[0]!.name[0]));
-      if (first) {
-        setPart(first.part);
-        setTimeout(() => form.scrollToField(first.key, { block: 'center' }), 50);
-      }
-      return;
-    }
-    const next = formToConfig(form.getFieldsValue(true), floors);
-    const issues = configIssues(current, next, floors);
-    if (issues.length > 0) {
-      showIssues(issues);
-      return;
-    }
-    setReview({ config: next, changes: configDiff(current, next) });
-  };
-
-  const send = async (config: LiftConfig, confirmReconfigure: boolean) => {
-    setBusy('send');
-    try {
-      await liftApi.writeConfig({
-        liftId,
-        config,
-        version: editVersion,
-        ...(confirmReconfigure ? { confirmReconfigure: true } : {}),
-      });
-      setReview(null);
-      setFlow('saved');
-      void message.success(t('config.saved'));
-      await refresh();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'config.reconfigure') {
-        void modal.confirm({
-          title: t('config.reconfigure.title'),
-          content: t('config.reconfigure.text'),
-          okText: t('config.reconfigure.ok'),
-          cancelText: t('common.cancel'),
-          onOk: () => send(config, true),
-        });
-        return;
-      }
-      const result =
-        error instanceof ApiError ? (error.result as Partial<CommandResult> | null) : null;
-      const issues = error instanceof ApiError ? [...error.issues, ...(result?.issues ?? [])] : [];
-      if (issues.length > 0) {
-        setReview(null);
-        showIssues(issues);
-      }
-      if (error instanceof ApiError && error.code === 'lift.refused' && result?.reason)
-        void message.error(t('config.refused', { reason: refusalText(result.reason, language) }));
-      else if (error instanceof ApiError && error.code === 'validation.failed')
-        void message.error(t('config.saveFailed'));
-      else {
-        const text = errorMessage(error);
-        if (text) void message.error(text);
-      }
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const readFromLift = async () => {
-    setBusy('read');
-    try {
-      const result = await liftApi.readConfig(liftId);
-      client.setQueryData<LiftInfo>(liftDetailKeys.info(liftId), (old) =>
-        old
-          ? { ...old, config: result.config, lift: { ...old.lift, configVersion: result.version } }
-          : old,
-      );
-      form.setFieldsValue(toFormValues(result.config));
-      void message.success(t('config.readDone', { version: result.version }));
-      await refresh();
-    } catch (error) {
-      const text = errorMessage(error);
-      if (text) void message.error(text);
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const exportFile = () => {
-    const config = editing ? formToConfig(form.getFieldsValue(true), floors) : current;
-    if (!config) return;
-    saveTextFile(
-      JSON.stringify(configFile(lift, config), null, 2),
-      configFileName(lift.deviceNo),
-      'application/json;charset=utf-8',
-    );
-  };
-
-  const importFile = async (file: File) => {
-    const text = await file.text();
-    const result = parseConfigFile(text, lift, current, role);
-    if (!result.ok) {
-      setImportProblem({ error: result.error, issues: result.issues });
-      return;
-    }
-    setImportProblem(null);
-    startEditing(result.config);
-    setReview({ config: result.config, changes: configDiff(current, result.config) });
-  };
-
-  const flowColor = { disabled: 'default', enabled: 'processing', saved: 'success' } as const;
-  const changedMeanwhile = editing && lift.configVersion !== editVersion;
 
   const toolbar = (
     <Space wrap>
-      <Tag color={flowColor[flow]} data-testid="config-flow" data-flow={flow}>
+      <Tag color={FLOW_COLORS[flow]} data-testid="config-flow" data-flow={flow}>
         {t(`config.flow.${flow}`)}
       </Tag>
       <Tooltip title={!online ? t('config.offline') : null}>
         <Button
           icon={<CloudDownloadOutlined />}
-          onClick={() => void readFromLift()}
+          onClick={() => void workflow.readFromLift()}
           loading={busy === 'read'}
           disabled={!online || editing || !lift.deviceNo}
           data-testid="config-read"
@@ -348,7 +132,7 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
         <Button
           type="primary"
           icon={<EditOutlined />}
-          onClick={() => startEditing(null)}
+          onClick={workflow.startEditing}
           data-testid="config-edit"
         >
           {t('config.edit')}
@@ -360,14 +144,14 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
             <Button
               type="primary"
               icon={<SendOutlined />}
-              onClick={() => void openReview()}
+              onClick={() => void workflow.openReview()}
               disabled={!online}
               data-testid="config-review"
             >
               {t('config.review')}
             </Button>
           </Tooltip>
-          <Button onClick={cancelEditing} data-testid="config-cancel">
+          <Button onClick={workflow.cancelEditing} data-testid="config-cancel">
             {t('common.cancel')}
           </Button>
         </>
@@ -375,7 +159,7 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
       {can('liftConfig.export') ? (
         <Button
           icon={<ExportOutlined />}
-          onClick={exportFile}
+          onClick={workflow.exportFile}
           disabled={!current && !editing}
           data-testid="config-export"
         >
@@ -387,7 +171,7 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
           accept=".json,application/json"
           showUploadList={false}
           beforeUpload={(file) => {
-            void importFile(file);
+            void workflow.importFile(file);
             return false;
           }}
         >
@@ -407,7 +191,7 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
           <Alert
             type="error"
             showIcon
-            closable={{ onClose: () => setImportProblem(null) }}
+            closable={{ onClose: workflow.clearImportProblem }}
             className="lift-panel-alert"
             data-testid="config-import-problem"
             title={
@@ -431,7 +215,7 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
             }
           />
         ) : null}
-        {changedMeanwhile ? (
+        {workflow.changedMeanwhile ? (
           <Alert
             type="warning"
             showIcon
@@ -460,7 +244,7 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
         >
           <Tabs
             activeKey={part}
-            onChange={(key) => setPart(key as ConfigPart)}
+            onChange={(key) => workflow.setPart(key as ConfigPart)}
             items={sections.map((section) => ({
               key: section.part,
               label: t(`config.part.${section.part}`),
@@ -520,7 +304,7 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
         </Form>
       </Card>
       <Card title={t('config.history.title')} className="config-history-card">
-        <ConfigHistory liftId={liftId} />
+        <ConfigHistory liftId={lift.id} />
       </Card>
       <Modal
         open={review !== null}
@@ -533,8 +317,8 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
           'data-testid': 'config-send',
         }}
         confirmLoading={busy === 'send'}
-        onOk={() => review && void send(review.config, false)}
-        onCancel={() => setReview(null)}
+        onOk={() => review && void workflow.send(review.config, false)}
+        onCancel={workflow.closeReview}
         width={640}
       >
         <p>{t('config.diff.text', { count: review?.changes.length ?? 0 })}</p>
