@@ -12,7 +12,7 @@ import { showError } from '../../../lib/form-errors.ts';
 import { useLanguage } from '../../../lib/i18n/language.ts';
 import { liveClient, useLiftLive } from '../../../lib/live/use-live.ts';
 import { liftApi, liftDetailKeys, RUN_LOG_EXPORT_PATH } from '../api/lift-api.ts';
-import { TimeRangeFilter } from './time-range-filter.tsx';
+import { TimeRangeFilter } from '../../../components/time-range-filter.tsx';
 import {
   EMPTY_FILTER,
   matchesFilter,

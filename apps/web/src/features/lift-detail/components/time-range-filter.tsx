@@ -1,1 +1,0 @@
-export { TimeRangeFilter } from '../../../components/time-range-filter.tsx';
