@@ -167,7 +167,12 @@ export default fp(async (app) => {
 
   // A lift that stays silent past its heartbeat window is offline, whatever the broker said.
   const sweepMs = Math.max(1_000, (app.config.heartbeatSeconds * 1000) / 3);
+  // One sweep at a time: a sweep that waits (a long transaction holds lift rows) must not
+  // have the next ones queue up behind it and take every pooled connection.
+  let sweeping = false;
   const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
     void (async () => {
       const stale = await sql.query<{ id: string }>(
         `select id from lifts where online and last_seen_at < now() - make_interval(secs => $1)`,
@@ -178,14 +183,17 @@ export default fp(async (app) => {
       for (const lift of stale) {
         const changes = await sql.transaction(async (tx) => {
           const [still] = await tx.query<{ last_seen_at: Date }>(
-            `select last_seen_at from lifts where id = $1 and online and last_seen_at < now() - make_interval(secs => $2) for update`,
+            // A lift row locked by a writer is being written to: not silent, skipped this round.
+            `select last_seen_at from lifts where id = $1 and online and last_seen_at < now() - make_interval(secs => $2) for update skip locked`,
             [lift.id, app.config.heartbeatSeconds],
           );
           return still ? markOffline(tx, lift.id, new Date(still.last_seen_at), null, 'heartbeatSilence') : [];
         });
         if (changes.length) await publishLive(changes);
       }
-    })().catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'presence sweep failed'));
+    })()
+      .catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'presence sweep failed'))
+      .finally(() => (sweeping = false));
   }, sweepMs);
 
   // After the HTTP server has stopped (commands in flight got their answers through ingest):
