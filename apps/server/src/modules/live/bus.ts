@@ -1,17 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { MqttClient } from 'mqtt';
-import type { CommandState, LiftStatus, PresenceReason, RefusalReason } from '@liftlink/protocol';
-import type { AlertView } from '../alerts/repository.ts';
+import type { LiveChange } from '@liftlink/protocol';
 
-/** What browsers are told about a lift; also what command waiters listen for. */
-export type LiveMessage =
-  | { type: 'status'; liftId: string; seq: number; ts: string; status: LiftStatus }
-  /** A run-log entry; `reason` only on the cloud's ONLINE / OFFLINE entries (whose seq is negative). */
-  | { type: 'event'; liftId: string; id: number; seq: number; ts: string; code: string; floor: number | null; fault: boolean; reason?: PresenceReason | null }
-  | { type: 'presence'; liftId: string; online: boolean; ts: string }
-  | { type: 'command'; liftId: string; commandId: string; name: string; state: CommandState; reason: RefusalReason | null }
-  | { type: 'config'; liftId: string; version: number }
-  | { type: 'alert'; liftId: string; alert: AlertView };
+/** What browsers are told about a lift; also what command waiters listen for (defined in protocol). */
+export type LiveMessage = LiveChange;
 
 /** Internal topic; lifts may not touch it (their ACL allows only `lifts/{own}/...`). */
 export const LIVE_TOPIC_ROOT = 'liftlink-live';

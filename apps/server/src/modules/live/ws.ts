@@ -1,26 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
-import { z } from 'zod';
-import { TOKEN_COOKIE, hasPermission, type PresenceReason } from '@liftlink/protocol';
+import { TOKEN_COOKIE, fleetStatusOf, hasPermission, parseLiveClientMessage, type LiveChange, type LiveServerMessage, type LiftStatus, type PresenceReason } from '@liftlink/protocol';
 import { liftFilter } from '../access/policy.ts';
-import type { LiveMessage } from './bus.ts';
 import type { AuthContext } from '../../types.ts';
-
-/** Messages a browser may send; anything else is answered with an error and changes nothing. */
-const clientMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('auth'), token: z.string().min(1).max(200) }),
-  z.strictObject({
-    type: z.literal('subscribe'),
-    liftIds: z.array(z.uuid()).min(1).max(500),
-    /** Per lift, the id of the last run-log entry the client holds: newer ones are replayed. */
-    since: z.record(z.uuid(), z.number().int().min(0)).optional(),
-  }),
-  z.strictObject({ type: z.literal('unsubscribe'), liftIds: z.array(z.uuid()).min(1).max(500) }),
-  /** Presence, mode, floor and fault changes of every lift the user may see (the fleet list). */
-  z.strictObject({ type: z.literal('subscribeFleet') }),
-  z.strictObject({ type: z.literal('ping') }),
-]);
 
 const HEARTBEAT_MS = 15_000;
 /** The close code of a stopping server (Service Restart): the web client reconnects, to this server restarted or another instance. */
@@ -77,15 +60,15 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
     const lifts = new Set<string>();
     let fleet: Set<string> | null = null;
     let alive = true;
-    const send = (msg: unknown) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(msg));
+    const send = (msg: LiveServerMessage) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(msg));
     app.metrics.liveClients.inc();
 
-    const stop = app.live.on((msg: LiveMessage) => {
+    const stop = app.live.on((msg: LiveChange) => {
       if (!auth) return;
       if (lifts.has(msg.liftId)) send(msg);
       else if (fleet?.has(msg.liftId) && msg.type === 'alert') send(msg);
       else if (fleet?.has(msg.liftId) && (msg.type === 'presence' || msg.type === 'status')) {
-        send(msg.type === 'status' ? { type: 'fleetStatus', liftId: msg.liftId, mode: msg.status.mode, floor: msg.status.floor, activeFault: msg.status.faults[0] ?? null } : msg);
+        send(msg.type === 'status' ? fleetStatusOf(msg) : msg);
       }
     });
     const heartbeat = setInterval(() => {
@@ -107,15 +90,9 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
 
     socket.on('message', (raw: Buffer) => {
       void ready.then(async () => {
-        let data: unknown;
-        try {
-          data = JSON.parse(raw.toString('utf8'));
-        } catch {
-          return send({ type: 'error', code: 'request.malformed' });
-        }
-        const parsed = clientMessageSchema.safeParse(data);
-        if (!parsed.success) return send({ type: 'error', code: 'validation.failed' });
-        const msg = parsed.data;
+        const parsed = parseLiveClientMessage(raw.toString('utf8'));
+        if ('error' in parsed) return send({ type: 'error', code: parsed.error });
+        const msg = parsed.message;
         if (msg.type === 'ping') return send({ type: 'pong' });
         if (msg.type === 'auth') {
           auth = await authFromToken(msg.token);
@@ -143,7 +120,7 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
         send({ type: 'subscribed', liftIds: [...allowed], denied: msg.liftIds.filter((id) => !allowed.has(id)) });
         // Catch the client up: the current state, then the run-log entries it has not seen.
         for (const liftId of allowed) {
-          const [lift] = await sql.query<{ online: boolean; status: LiveMessage & object; status_seq: string; status_at: Date | null; last_seen_at: Date | null }>(
+          const [lift] = await sql.query<{ online: boolean; status: LiftStatus | null; status_seq: string; status_at: Date | null; last_seen_at: Date | null }>(
             `select online, status, status_seq, status_at, last_seen_at from lifts where id = $1`,
             [liftId],
           );

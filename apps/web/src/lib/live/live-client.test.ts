@@ -1,17 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveClient, type LiveSocket } from './live-client.ts';
-import type { ClientMessage, LiftLiveMessage } from './messages.ts';
+import type { LiftLiveMessage, LiveClientMessage } from '@liftlink/protocol';
 
 class FakeSocket implements LiveSocket {
   readyState = 0;
-  sent: ClientMessage[] = [];
+  sent: LiveClientMessage[] = [];
   onopen: LiveSocket['onopen'] = null;
   onmessage: LiveSocket['onmessage'] = null;
   onclose: LiveSocket['onclose'] = null;
   onerror: LiveSocket['onerror'] = null;
   constructor(readonly url: string) {}
   send(data: string) {
-    this.sent.push(JSON.parse(data) as ClientMessage);
+    this.sent.push(JSON.parse(data) as LiveClientMessage);
   }
   close(code = 1000) {
     this.readyState = 3;

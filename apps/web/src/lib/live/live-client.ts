@@ -1,9 +1,11 @@
-import type {
-  ClientMessage,
-  FleetLiveMessage,
-  LiftLiveMessage,
-  ServerMessage,
-} from './messages.ts';
+import {
+  LIVE_SUBSCRIBE_MAX,
+  fleetStatusOf,
+  type FleetLiveMessage,
+  type LiftLiveMessage,
+  type LiveClientMessage,
+  type LiveServerMessage,
+} from '@liftlink/protocol';
 
 /** The part of a WebSocket the client uses (a fake one in tests). */
 export interface LiveSocket {
@@ -34,8 +36,6 @@ export interface LiveClientOptions {
 const SOCKET_OPEN = 1;
 /** Any other close (a lost network, 1012 from a server restarting) is answered by reconnecting. */
 const UNAUTHORIZED_CLOSE = 4401;
-/** The server takes at most 500 lift ids per subscribe message. */
-const SUBSCRIBE_CHUNK = 500;
 
 interface Snapshot {
   presence?: Extract<LiftLiveMessage, { type: 'presence' }>;
@@ -216,13 +216,14 @@ export class LiveClient {
     }, wait);
   }
 
-  private send(message: ClientMessage): void {
+  private send(message: LiveClientMessage): void {
     if (this.socket?.readyState === SOCKET_OPEN) this.socket.send(JSON.stringify(message));
   }
 
+  /** In chunks of the most lift ids the server takes per message. */
   private sendSubscribe(liftIds: string[]): void {
-    for (let i = 0; i < liftIds.length; i += SUBSCRIBE_CHUNK) {
-      const chunk = liftIds.slice(i, i + SUBSCRIBE_CHUNK);
+    for (let i = 0; i < liftIds.length; i += LIVE_SUBSCRIBE_MAX) {
+      const chunk = liftIds.slice(i, i + LIVE_SUBSCRIBE_MAX);
       const since: Record<string, number> = {};
       for (const id of chunk) {
         const last = this.lastEventId.get(id);
@@ -265,9 +266,9 @@ export class LiveClient {
   }
 
   private receive(data: unknown): void {
-    let message: ServerMessage;
+    let message: LiveServerMessage;
     try {
-      message = JSON.parse(String(data)) as ServerMessage;
+      message = JSON.parse(String(data)) as LiveServerMessage;
     } catch {
       return;
     }
@@ -295,13 +296,7 @@ export class LiveClient {
           this.snapshots.set(message.liftId, { ...snapshot, status: message });
         this.toLift(message);
         // A lift subscribed on its own gets full statuses instead of the fleet digest.
-        this.toFleet({
-          type: 'fleetStatus',
-          liftId: message.liftId,
-          mode: message.status.mode,
-          floor: message.status.floor,
-          activeFault: message.status.faults[0] ?? null,
-        });
+        this.toFleet(fleetStatusOf(message));
         return;
       }
       case 'event':

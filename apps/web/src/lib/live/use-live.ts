@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useSyncExternalStore } from 'react';
 import { getToken } from '../token.ts';
 import { LiveClient, type LiveConnectionState } from './live-client.ts';
-import type { FleetLiveMessage, LiftLiveMessage } from './messages.ts';
+import type { FleetLiveMessage, LiftLiveMessage } from '@liftlink/protocol';
 
 function liveUrl(): string {
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
