@@ -6,7 +6,6 @@ import {
   controlSchema,
   daysQuerySchema,
   deviceNoSchema,
-  forbiddenConfigKeys,
   hoursQuerySchema,
   iotUpdateSchema,
   liftCommandSchema,
@@ -15,7 +14,6 @@ import {
   locationUpdateSchema,
   runLogQuerySchema,
   runSettingUpdateSchema,
-  validateConfigChange,
   type LiftConfig,
   responsesOf,
   emptyResultSchema,
@@ -33,7 +31,6 @@ import {
   ingestStatsSchema,
   qrcodeLiftSchema,
   type CommandRecord,
-  type ConfigLogEntry,
 } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
 import { csvFile } from '../../lib/csv.ts';
@@ -41,6 +38,7 @@ import { ownedLift } from './scope.ts';
 import { configRoleFor } from '../access/policy.ts';
 import { liftInfo, listLifts, runLog } from './repository.ts';
 import { sendCommand } from '../commands/service.ts';
+import { configLogPage, writeConfig } from './config-service.ts';
 
 const CSV_EXPORT_MAX = 100_000;
 
@@ -118,28 +116,14 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post(`${base}/run/setting/update`, { config: { access: 'liftConfig.edit' }, schema: { tags: ['lifts'], response: responsesOf(commandResultSchema), body: runSettingUpdateSchema } }, async (request) => {
-    const auth = request.auth!;
-    const lift = await ownedLift(sql, auth, request.body.liftId);
-    const current = lift.config as LiftConfig | null;
-    const next = request.body.config;
-    const issues = validateConfigChange(current, next, lift.floors);
-    if (issues.length) throw new AppError('validation.failed', { issues: issues.map((i) => ({ ...i, path: `config.${i.path}` })) });
-    const forbidden = forbiddenConfigKeys(current, next, configRoleFor(auth, { manufacturerOrgId: lift.manufacturer_org_id }));
-    if (forbidden.length) throw new AppError('forbidden', { fields: forbidden });
-    if (lift.config_version > 0 && !request.body.confirmReconfigure) throw new AppError('config.reconfigure', { version: lift.config_version });
-    if (request.body.version !== lift.config_version) throw new AppError('config.versionConflict', { version: lift.config_version });
-    const result = await sendCommand(app, request, lift, { kind: 'config/set', name: 'configSet', args: { version: request.body.version }, payload: { version: request.body.version, config: next } });
-    return ok(result, 'modification successful');
+    const lift = await ownedLift(sql, request.auth!, request.body.liftId);
+    const role = configRoleFor(request.auth!, { manufacturerOrgId: lift.manufacturer_org_id });
+    return ok(await writeConfig(app, request, lift, request.body.config, request.body, { role }), 'modification successful');
   });
 
   app.get(`${base}/config/logs`, { config: { access: 'liftConfig.get' }, schema: { tags: ['lifts'], response: responsesOf(configLogPageSchema), querystring: configLogQuerySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
-    const [count] = await sql.query<{ n: string }>('select count(*) as n from lift_config_log where lift_id = $1', [lift.id]);
-    const list = await sql.query<ConfigLogEntry>(
-      `select id, ts, username, source, command_id as "commandId", version, before, after, result from lift_config_log where lift_id = $1 order by ts desc, id desc limit $2 offset $3`,
-      [lift.id, request.query.pageSize, (request.query.page - 1) * request.query.pageSize],
-    );
-    return ok({ list, total: Number(count!.n) });
+    return ok(await configLogPage(sql, lift.id, request.query));
   });
 
   app.get(`${base}/commands`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(listOf(commandRecordSchema)), querystring: z.strictObject({ liftId: z.uuid() }) } }, async (request) => {

@@ -13,7 +13,6 @@ import {
   resetIotSchema,
   serialLogSchema,
   updateLiftIotInfoSchema,
-  validateConfigChange,
   type ApiCode,
   type AuditAction,
   type LiftConfig,
@@ -27,11 +26,10 @@ import {
   configLogPageSchema,
   pairingCodeResultSchema,
   pairVerifyResultSchema,
-  type ConfigLogEntry,
 } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
 import { safeEqual } from '../../lib/crypto.ts';
-import { sendCommand } from '../commands/service.ts';
+import { configLogPage, writeConfig, type ConfigWrite } from '../lifts/config-service.ts';
 import type { OwnedLift } from '../lifts/scope.ts';
 import { deviceBrokerUrl } from './device-broker-url.ts';
 import { createPairingCode, verifyPairingCode } from './pairing.ts';
@@ -143,41 +141,29 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(null, 'modification successful');
   });
 
-  /** Validates a whole configuration for the lift and sends it over MQTT (config/set); the lift answers. */
-  async function configure(request: FastifyRequest, lift: BenchLiftRow, next: LiftConfig, version: number, confirm: boolean | undefined, action: 'setLiftConfig' | 'runConfig') {
-    return audited(request, action, { liftId: lift.id, deviceNo: lift.device_no, detail: { version } }, async () => {
-      const issues = validateConfigChange(lift.config, next, lift.floors);
-      if (issues.length) throw new AppError('validation.failed', { issues: issues.map((i) => ({ ...i, path: `config.${i.path}` })) });
-      if (lift.config_version > 0 && !confirm) throw new AppError('config.reconfigure', { version: lift.config_version });
-      if (version !== lift.config_version) throw new AppError('config.versionConflict', { version: lift.config_version });
-      return sendCommand(app, request, asOwned(lift), { kind: 'config/set', name: 'configSet', args: { version, source: action }, payload: { version, config: next } });
-    });
+  /** Writes a whole configuration through the one configuration service, audited as the bench step. */
+  function configure(request: FastifyRequest, lift: BenchLiftRow, next: LiftConfig, write: ConfigWrite, action: 'setLiftConfig' | 'runConfig') {
+    return audited(request, action, { liftId: lift.id, deviceNo: lift.device_no, detail: { version: write.version } }, () => writeConfig(app, request, asOwned(lift), next, write, { source: action }));
   }
 
   app.post(`${base}/setLiftConfig`, { config: { access: 'manufacture.edit' }, schema: { tags: ['manufacture'], response: responsesOf(commandResultSchema), body: manufactureConfigSchema } }, async (request) => {
     const lift = await benchLift(sql, request.auth!, request.body);
-    const { config, version, confirmReconfigure } = request.body;
-    return ok(await configure(request, lift, config, version, confirmReconfigure, 'setLiftConfig'), 'modification successful');
+    return ok(await configure(request, lift, request.body.config, request.body, 'setLiftConfig'), 'modification successful');
   });
 
   app.post(`${base}/run/config/set`, { config: { access: 'manufacture.edit' }, schema: { tags: ['manufacture'], response: responsesOf(commandResultSchema), body: manufactureConfigSchema } }, async (request) => {
     const lift = await benchLift(sql, request.auth!, request.body);
-    const { config, version, confirmReconfigure } = request.body;
+    const { config } = request.body;
     // Only the run settings change here; every other field keeps the lift's value.
     const notRun = Object.keys(config).filter((k) => configField(k)?.part !== 'run');
     if (notRun.length) throw new AppError('validation.failed', { issues: notRun.map((k) => ({ path: `config.${k}`, message: 'validation.unknownField' })) });
     const current = lift.config ?? defaultConfig(lift.kind, lift.floors);
-    return ok(await configure(request, lift, { ...current, ...config }, version, confirmReconfigure, 'runConfig'), 'modification successful');
+    return ok(await configure(request, lift, { ...current, ...config }, request.body, 'runConfig'), 'modification successful');
   });
 
   app.get(`${base}/getConfigLogs`, { config: { access: 'manufacture.query' }, schema: { tags: ['manufacture'], response: responsesOf(configLogPageSchema), querystring: configLogQuerySchema } }, async (request) => {
     const lift = await benchLift(sql, request.auth!, { liftId: request.query.liftId });
-    const [count] = await sql.query<{ n: string }>('select count(*) as n from lift_config_log where lift_id = $1', [lift.id]);
-    const list = await sql.query<ConfigLogEntry>(
-      `select id, ts, username, source, command_id as "commandId", version, before, after, result from lift_config_log where lift_id = $1 order by ts desc, id desc limit $2 offset $3`,
-      [lift.id, request.query.pageSize, (request.query.page - 1) * request.query.pageSize],
-    );
-    return ok({ list, total: Number(count!.n) });
+    return ok(await configLogPage(sql, lift.id, request.query));
   });
 
   /** The page reports what it did over the serial cable, so the bench's serial steps are audited too. */
