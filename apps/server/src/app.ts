@@ -37,6 +37,8 @@ import manufactureRoutes from './modules/manufacture/routes.ts';
 import documentRoutes from './modules/documents/routes.ts';
 import backupRoutes from './modules/backup/routes.ts';
 import jobsPlugin from './modules/jobs/plugin.ts';
+import alertJob from './modules/alerts/job.ts';
+import dashboardJob from './modules/dashboard/job.ts';
 import { openApiSchemas, openApiTransform } from './lib/openapi.ts';
 import './types.ts';
 
@@ -114,6 +116,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(commandsPlugin);
   await app.register(deviceCredentials);
   await app.register(jobsPlugin); // background jobs: cleanup, retention (modules/jobs)
+  await app.register(alertJob); // offline alerts and alert mails
+  await app.register(dashboardJob); // the 30-day trips rollup
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

@@ -50,12 +50,12 @@ describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => 
     expect(notes.unread).toBe(1);
     expect(body(await client(t.app, other.token).get('/auth/access/notifications')).result.unread).toBe(0);
 
-    await t.app.alertJob.run();
+    await t.app.jobs.run('alerts');
     const mail = t.mails.find((m) => m.to === `chooser.${kind}@example.test`)!;
     expect(mail.subject).toContain('DEMO-0001');
     expect(mail.text).toContain(eventText('EC', 'zh-CN'));
     expect(t.mails.some((m) => m.to === `other.${kind}@example.test`)).toBe(false);
-    await t.app.alertJob.run();
+    await t.app.jobs.run('alerts');
     expect(t.mails.filter((m) => m.to === `chooser.${kind}@example.test`)).toHaveLength(1);
 
     const id = alerts.list[0].id;
@@ -82,7 +82,7 @@ describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => 
 
   it('raises an offline alert for a lift silent past the threshold', async () => {
     await t.database.sql.query(`update lifts set last_seen_at = now() - interval '2 hours', online = false where device_no = 'DEMO-0003'`);
-    await t.app.alertJob.run();
+    await t.app.jobs.run('alerts');
     const open = body(await admin.get(`/auth/access/alerts?state=open&liftId=${ids['DEMO-0003']}`)).result.list;
     expect(open.map((a: any) => a.kind)).toEqual(['offline']);
   });
@@ -114,6 +114,17 @@ describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => 
     expect(a.onlineRatio).toBeCloseTo(2 / 3);
     expect(a.faults24h).toEqual(expect.arrayContaining([{ code: 'EC', count: 2 }, { code: 'EA', count: 1 }]));
     expect(a.topLifts.map((l: any) => [l.deviceNo, l.trips])).toEqual([['DEMO-0001', 1]]);
+  });
+
+  it('takes trips older than 30 days off the top lifts when the rollup job runs', async () => {
+    // 40 days ago DEMO-0002 made 5 trips, which its 30-day count still holds.
+    await t.database.sql.query(`insert into lift_daily_stats (lift_id, day, trips) values ($1, (now() at time zone 'utc')::date - 40, 5)`, [ids['DEMO-0002']]);
+    await t.database.sql.query(`update lifts set trips_30d = trips_30d + 5 where id = $1`, [ids['DEMO-0002']]);
+    const before = body(await admin.get('/auth/access/dashboard/analysis')).result;
+    expect(before.topLifts.map((l: any) => [l.deviceNo, l.trips])).toEqual([['DEMO-0002', 5], ['DEMO-0001', 1]]);
+    expect(await t.app.jobs.run('trips30d')).toEqual({ lifts: 1 });
+    const after = body(await admin.get('/auth/access/dashboard/analysis')).result;
+    expect(after.topLifts.map((l: any) => [l.deviceNo, l.trips])).toEqual([['DEMO-0001', 1]]);
   });
   it('pages the run log at any depth, newest first, a redelivered entry counted once', async () => {
     const liftId = ids['DEMO-0003']!;

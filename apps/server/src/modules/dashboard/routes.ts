@@ -2,21 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { eventText, responsesOf, workplaceDashboardSchema, analysisDashboardSchema } from '@liftlink/protocol';
 import { ok } from '../../lib/errors.ts';
 import { liftFilter, rollupKeys } from '../access/policy.ts';
-import type { SqlExecutor } from '../../db/client.ts';
 
 /** Below this battery voltage a lift needs attention (a 24 V pack near its cut-off). */
 export const LOW_BATTERY_VOLTS = 22.5;
 const ATTENTION_LIMIT = 20;
-const ROLLUP_INTERVAL_MS = 10 * 60_000;
 
-/** Fleet dashboards: counts, lifts needing attention, recent events, trips and faults. */
+/** Fleet dashboards: counts, lifts needing attention, recent events, trips and faults (the 30-day trips rollup is `./job.ts`). */
 const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app.database;
-  const job = setInterval(() => {
-    recomputeTrips30d(sql).catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : err }, 'trips rollup failed'));
-  }, ROLLUP_INTERVAL_MS);
-  app.addHook('onClose', async () => clearInterval(job));
-
   app.get('/auth/access/dashboard/workplace', { config: { access: 'dashboard.query' }, schema: { tags: ['dashboard'], response: responsesOf(workplaceDashboardSchema) } }, async (request) => {
     const scope = liftFilter(request.auth!, 1);
     const p = scope.param ? [scope.param] : [];
@@ -87,17 +80,5 @@ const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   });
 };
-
-/**
- * Recomputes each lift's 30-day trips (ingest only adds, so days falling out of the window
- * are taken off here). Runs on every instance; the result is the same whoever runs it.
- */
-export async function recomputeTrips30d(sql: SqlExecutor): Promise<void> {
-  await sql.query(
-    `update lifts l set trips_30d = x.t from (
-       select l2.id, coalesce((select sum(trips) from lift_daily_stats d where d.lift_id = l2.id and d.day > (now() at time zone 'utc')::date - 30), 0) as t from lifts l2
-     ) x where x.id = l.id and l.trips_30d <> x.t`,
-  );
-}
 
 export default dashboardRoutes;

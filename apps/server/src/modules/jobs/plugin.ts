@@ -28,7 +28,7 @@ export interface JobRunner {
   names(): string[];
 }
 
-/** The jobs of the product; later ones (alert sweeps, reports) are added here. */
+/** The housekeeping jobs; a module adds its own through `app.jobs.add` from a plugin that depends on this one (alerts, dashboard). */
 const BUILT_IN_JOBS: JobDefinition[] = [cleanupJob, runLogRetentionJob];
 
 /** Advisory-lock class of the jobs (the second key is the hash of the job's name). */
@@ -72,7 +72,8 @@ export default fp(
         .then(async () => {
           const t0 = Date.now();
           const result = await withLock(job);
-          if (result) app.log.info({ job: job.name, ms: Date.now() - t0, ...result }, 'job done');
+          // A run that changed nothing (the frequent alert job, mostly) is logged at debug.
+          if (result) app.log[Object.values(result).some((n) => n > 0) ? 'info' : 'debug']({ job: job.name, ms: Date.now() - t0, ...result }, 'job done');
           return result;
         });
       const tracked = run.finally(() => {
