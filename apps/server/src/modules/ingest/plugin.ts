@@ -1,11 +1,11 @@
 import os from 'node:os';
 import fp from 'fastify-plugin';
-import { decodeLiftMessage, liftMayPublish, liftMaySubscribe, type DropReason } from '@liftlink/protocol';
+import { decodeLiftMessage, liftMayPublish, liftMaySubscribe, type DropReason, type LiveChange } from '@liftlink/protocol';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { Batcher } from './batcher.ts';
 import { markOffline, storeBatch, type UplinkMessage } from './store.ts';
 import { startMqttIngest } from './mqtt-source.ts';
-import { LiveBus, type LiveMessage } from '../live/bus.ts';
+import { LiveBus } from '../live/bus.ts';
 
 /**
  * PostgreSQL error classes 22 (data exception: a value out of range) and 23 (integrity: a
@@ -108,7 +108,7 @@ export default fp(async (app) => {
     },
   });
 
-  async function publishLive(changes: LiveMessage[]): Promise<void> {
+  async function publishLive(changes: LiveChange[]): Promise<void> {
     // Stored data is safe; a live push that fails only costs browsers a refresh.
     await live.publish(changes).catch((err: unknown) => app.log.warn({ err }, 'live publish failed'));
   }
