@@ -12,6 +12,7 @@ const liftId = z.uuid('validation.id');
 const boolString = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const LIFT_SORT_KEYS = ['deviceNo', 'alias', 'kind', 'online', 'lastSeen', 'floor'] as const;
+export type LiftSortKey = (typeof LIFT_SORT_KEYS)[number];
 
 export const liftListQuerySchema = z.strictObject({
   page: z.coerce.number().int().min(1).max(100_000).default(1),

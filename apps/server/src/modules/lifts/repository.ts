@@ -1,11 +1,11 @@
-import { eventText, type LiftInfo, type LiftListItem, type PresenceReason, type RunLogEntry } from '@liftlink/protocol';
+import { eventText, type CommandRecord, type LiftConfig, type LiftInfo, type LiftListItem, type PresenceReason, type RunLogEntry } from '@liftlink/protocol';
 import type { z } from 'zod';
-import type { liftListQuerySchema, runLogQuerySchema } from '@liftlink/protocol';
+import type { LiftSortKey, liftListQuerySchema, runLogQuerySchema } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 import type { AuthContext } from '../../types.ts';
 import { liftAccess, liftFilter } from '../access/policy.ts';
 
-const SORT_COLUMNS: Record<string, string> = {
+const SORT_COLUMNS: Record<LiftSortKey, string> = {
   deviceNo: 'l.device_no',
   alias: 'l.alias',
   kind: 'l.kind',
@@ -118,4 +118,58 @@ export async function runLog(sql: SqlExecutor, q: z.infer<typeof runLogQuerySche
     total,
     list: rows.map((r) => ({ id: Number(r.id), ts: new Date(r.ts).toISOString(), code: r.code, text: eventText(r.code, lang, r.reason), fault: r.fault, floor: r.floor, reason: r.reason })),
   };
+}
+
+/** The columns a lift's owner edits, each replaced whole. */
+const EDITABLE = { alias: 'alias', location: 'location', iotInfo: 'iot_info' } as const;
+
+/** Replaces one editable part of a lift (alias, location, IoT details) and returns what it was. */
+export async function replaceLiftField(sql: SqlExecutor, liftId: string, field: keyof typeof EDITABLE, value: unknown): Promise<unknown> {
+  const column = EDITABLE[field];
+  const [before] = await sql.query<Record<string, unknown>>(`select ${column} as value from lifts where id = $1`, [liftId]);
+  await sql.query(`update lifts set ${column} = $2${field === 'alias' ? '' : '::jsonb'} where id = $1`, [liftId, field === 'alias' ? value : JSON.stringify(value)]);
+  return before!.value;
+}
+
+/** The configuration the server holds for a lift (the last one the lift reported) and its version. */
+export async function storedConfig(sql: SqlExecutor, liftId: string): Promise<{ config: LiftConfig | null; version: number }> {
+  const [row] = await sql.query<{ config: LiftConfig | null; config_version: number }>('select config, config_version from lifts where id = $1', [liftId]);
+  return { config: row!.config, version: row!.config_version };
+}
+
+/** A lift's last 50 commands, newest first. */
+export function recentCommands(sql: SqlExecutor, liftId: string): Promise<CommandRecord[]> {
+  return sql.query<CommandRecord>(
+    `select id as "commandId", name, args, state, reason, username, created_at as "createdAt", updated_at as "updatedAt" from lift_commands where lift_id = $1 order by created_at desc limit 50`,
+    [liftId],
+  );
+}
+
+/** Trips and online time per UTC day for the last `days` days, today included; a day without figures is zeros. */
+export async function dailyStats(sql: SqlExecutor, liftId: string, days: number): Promise<{ day: string; trips: number; onlineMs: number }[]> {
+  const rows = await sql.query<{ day: string; trips: number; onlineMs: string }>(
+    `select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(s.trips, 0) as trips, coalesce(s.online_ms, 0) as "onlineMs"
+       from generate_series((now() at time zone 'utc')::date - ($2::integer - 1), (now() at time zone 'utc')::date, interval '1 day') as d(day)
+       left join lift_daily_stats s on s.lift_id = $1 and s.day = d.day::date order by d.day`,
+    [liftId, days],
+  );
+  return rows.map((r) => ({ ...r, onlineMs: Number(r.onlineMs) }));
+}
+
+/** Voltage and load samples of the last `hours` hours, oldest first. */
+export async function recentSamples(sql: SqlExecutor, liftId: string, hours: number): Promise<{ ts: string; voltage: number; loadValue: number }[]> {
+  const rows = await sql.query<{ ts: Date; voltage: number; loadValue: number }>(
+    `select ts, voltage, load_value as "loadValue" from lift_samples where lift_id = $1 and ts > now() - make_interval(hours => $2) order by ts`,
+    [liftId, hours],
+  );
+  return rows.map((r) => ({ ...r, ts: new Date(r.ts).toISOString() }));
+}
+
+/** What the public QR code page shows of a lift, found by its device number, whoever owns it. */
+export async function publicLift(sql: SqlExecutor, deviceNo: string): Promise<{ id: string; kind: string; device_no: string; floors: number; contact: string | null } | null> {
+  const [row] = await sql.query<{ id: string; kind: string; device_no: string; floors: number; contact: string | null }>(
+    `select id, kind, device_no, floors, location->>'contact' as contact from lifts where device_no = $1`,
+    [deviceNo],
+  );
+  return row ?? null;
 }

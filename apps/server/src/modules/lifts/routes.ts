@@ -14,7 +14,6 @@ import {
   locationUpdateSchema,
   runLogQuerySchema,
   runSettingUpdateSchema,
-  type LiftConfig,
   responsesOf,
   emptyResultSchema,
   fileResponsesOf,
@@ -30,13 +29,12 @@ import {
   sampleSchema,
   ingestStatsSchema,
   qrcodeLiftSchema,
-  type CommandRecord,
 } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
 import { csvFile } from '../../lib/csv.ts';
 import { ownedLift } from './scope.ts';
 import { configRoleFor } from '../access/policy.ts';
-import { liftInfo, listLifts, runLog } from './repository.ts';
+import { dailyStats, liftInfo, listLifts, publicLift, recentCommands, recentSamples, replaceLiftField, runLog, storedConfig } from './repository.ts';
 import { sendCommand } from '../commands/service.ts';
 import { configLogPage, writeConfig } from './config-service.ts';
 
@@ -75,25 +73,22 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(`${base}/alias/update`, { config: { access: 'lift.edit' }, schema: { tags: ['lifts'], response: responsesOf(emptyResultSchema), body: aliasUpdateSchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
-    const [before] = await sql.query<{ alias: string }>('select alias from lifts where id = $1', [lift.id]);
-    await sql.query('update lifts set alias = $2 where id = $1', [lift.id, request.body.alias]);
-    await app.audit({ action: 'lift.alias', result: 'ok', ...actor(request), liftId: lift.id, detail: { before: before!.alias, after: request.body.alias } });
+    const before = await replaceLiftField(sql, lift.id, 'alias', request.body.alias);
+    await app.audit({ action: 'lift.alias', result: 'ok', ...actor(request), liftId: lift.id, detail: { before, after: request.body.alias } });
     return ok(null, 'modification successful');
   });
 
   app.post(`${base}/setting/update`, { config: { access: 'lift.edit' }, schema: { tags: ['lifts'], response: responsesOf(emptyResultSchema), body: locationUpdateSchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
-    const [before] = await sql.query<{ location: unknown }>('select location from lifts where id = $1', [lift.id]);
-    await sql.query('update lifts set location = $2::jsonb where id = $1', [lift.id, JSON.stringify(request.body.location)]);
-    await app.audit({ action: 'lift.location', result: 'ok', ...actor(request), liftId: lift.id, detail: { before: before!.location, after: request.body.location } });
+    const before = await replaceLiftField(sql, lift.id, 'location', request.body.location);
+    await app.audit({ action: 'lift.location', result: 'ok', ...actor(request), liftId: lift.id, detail: { before, after: request.body.location } });
     return ok(null, 'device information updated successfully');
   });
 
   app.post(`${base}/iot/update`, { config: { access: 'lift.edit' }, schema: { tags: ['lifts'], response: responsesOf(emptyResultSchema), body: iotUpdateSchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
-    const [before] = await sql.query<{ iot_info: unknown }>('select iot_info from lifts where id = $1', [lift.id]);
-    await sql.query('update lifts set iot_info = $2::jsonb where id = $1', [lift.id, JSON.stringify(request.body.iotInfo)]);
-    await app.audit({ action: 'lift.iotInfo', result: 'ok', ...actor(request), liftId: lift.id, detail: { before: before!.iot_info, after: request.body.iotInfo } });
+    const before = await replaceLiftField(sql, lift.id, 'iotInfo', request.body.iotInfo);
+    await app.audit({ action: 'lift.iotInfo', result: 'ok', ...actor(request), liftId: lift.id, detail: { before, after: request.body.iotInfo } });
     return ok(null, 'device information updated successfully');
   });
 
@@ -111,8 +106,7 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(`${base}/config/read`, { config: { access: 'liftConfig.get' }, schema: { tags: ['lifts'], response: responsesOf(configReadResultSchema), body: liftIdBodySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
     const result = await sendCommand(app, request, lift, { kind: 'config/get', name: 'configGet', args: {}, payload: {} });
-    const [row] = await sql.query<{ config: LiftConfig | null; config_version: number }>('select config, config_version from lifts where id = $1', [lift.id]);
-    return ok({ ...result, config: row!.config, version: row!.config_version });
+    return ok({ ...result, ...(await storedConfig(sql, lift.id)) });
   });
 
   app.post(`${base}/run/setting/update`, { config: { access: 'liftConfig.edit' }, schema: { tags: ['lifts'], response: responsesOf(commandResultSchema), body: runSettingUpdateSchema } }, async (request) => {
@@ -128,41 +122,25 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(`${base}/commands`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(listOf(commandRecordSchema)), querystring: z.strictObject({ liftId: z.uuid() }) } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
-    const list = await sql.query<CommandRecord>(
-      `select id as "commandId", name, args, state, reason, username, created_at as "createdAt", updated_at as "updatedAt" from lift_commands where lift_id = $1 order by created_at desc limit 50`,
-      [lift.id],
-    );
+    const list = await recentCommands(sql, lift.id);
     return ok({ list });
   });
 
   app.get(`${base}/stats/daily`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(listOf(dailyStatSchema)), querystring: daysQuerySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
-    const list = await sql.query<{ day: string; trips: number; onlineMs: string }>(
-      `select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(s.trips, 0) as trips, coalesce(s.online_ms, 0) as "onlineMs"
-         from generate_series((now() at time zone 'utc')::date - ($2::integer - 1), (now() at time zone 'utc')::date, interval '1 day') as d(day)
-         left join lift_daily_stats s on s.lift_id = $1 and s.day = d.day::date order by d.day`,
-      [lift.id, request.query.days],
-    );
-    return ok({ list: list.map((r) => ({ ...r, onlineMs: Number(r.onlineMs) })) });
+    return ok({ list: await dailyStats(sql, lift.id, request.query.days) });
   });
 
   app.get(`${base}/samples`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(listOf(sampleSchema)), querystring: hoursQuerySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
-    const list = await sql.query<{ ts: Date; voltage: number; loadValue: number }>(
-      `select ts, voltage, load_value as "loadValue" from lift_samples where lift_id = $1 and ts > now() - make_interval(hours => $2) order by ts`,
-      [lift.id, request.query.hours],
-    );
-    return ok({ list: list.map((r) => ({ ...r, ts: new Date(r.ts).toISOString() })) });
+    return ok({ list: await recentSamples(sql, lift.id, request.query.hours) });
   });
 
   app.get(`${base}/ingest/stats`, { config: { access: 'manufacture.query' }, schema: { tags: ['lifts'], response: responsesOf(ingestStatsSchema) } }, async () => ok(app.ingest.stats()));
 
   /** The page behind the QR code on a lift: what it is and whom to call; no live data. */
   app.get('/auth/public/qrcode', { config: { access: 'public' }, schema: { tags: ['lifts'], response: responsesOf(qrcodeLiftSchema), querystring: z.strictObject({ deviceNo: deviceNoSchema }) } }, async (request) => {
-    const [row] = await sql.query<{ id: string; kind: string; device_no: string; floors: number; contact: string | null }>(
-      `select id, kind, device_no, floors, location->>'contact' as contact from lifts where device_no = $1`,
-      [request.query.deviceNo],
-    );
+    const row = await publicLift(sql, request.query.deviceNo);
     if (!row) throw new AppError('lift.notFound');
     return ok({ liftId: row.id, deviceNo: row.device_no, kind: row.kind, floors: row.floors, serviceContact: row.contact || app.config.site.serviceContact, maker: app.config.site.maker });
   });

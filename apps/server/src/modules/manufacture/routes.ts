@@ -33,6 +33,7 @@ import { configLogPage, writeConfig, type ConfigWrite } from '../lifts/config-se
 import type { OwnedLift } from '../lifts/scope.ts';
 import { deviceBrokerUrl } from './device-broker-url.ts';
 import { createPairingCode, verifyPairingCode } from './pairing.ts';
+import { insertLift, updateRegistration } from './repository.ts';
 import { benchLift, findLift, makerOrgOf, toBenchView, type BenchLiftRow } from './scope.ts';
 
 /** A bench step that the server audits as `manufacture.<step>`. */
@@ -106,20 +107,12 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!bySerial.visible || bySerial.device_no !== null) throw new AppError('lift.registered', { deviceNo: bySerial.visible ? bySerial.device_no : null });
         liftId = bySerial.id;
       } else {
-        const [created] = await sql.query<{ id: string }>(
-          `insert into lifts (device_no, kind, floors, firmware, controller_serial, manufacturer_org_id, registered_at, registered_by)
-           values ($1, $2, $3, $4, $5, $6, now(), $7) on conflict do nothing returning id`,
-          [b.deviceNo, b.kind, b.floors, b.firmware, b.controllerSerial, await makerOrgOf(sql, auth), auth.username],
-        );
+        const created = await insertLift(sql, b, await makerOrgOf(sql, auth), auth.username);
         // Two benches racing for one number: the loser hears it is registered.
         if (!created) throw new AppError('lift.registered', { deviceNo: b.deviceNo });
-        liftId = created.id;
+        liftId = created;
       }
-      await sql.query(
-        `update lifts set device_no = $2, kind = $3, floors = $4, firmware = $5, controller_serial = $6,
-                registered_at = coalesce(registered_at, now()), registered_by = coalesce(registered_by, $7) where id = $1`,
-        [liftId, b.deviceNo, b.kind, b.floors, b.firmware, b.controllerSerial, auth.username],
-      );
+      await updateRegistration(sql, liftId, b, auth.username);
       return { liftId, lift: toBenchView(await benchLift(sql, auth, { liftId })) };
     });
     return ok(result, 'device information updated successfully');
