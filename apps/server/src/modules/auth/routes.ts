@@ -29,7 +29,8 @@ import { assertAcceptablePassword, dummyVerify, hashPassword, verifyPassword } f
 import { accountKey, addressKey, assertNotBlocked, clearFailures, recordFailure } from './throttle.ts';
 import { consumeSubjectCode, consumeToken, issueCode, lastIssuedAgoMs } from './one-time-codes.ts';
 import { createSession, revokeSession, revokeUserSessions } from './sessions.ts';
-import { findTaken, findUserByLogin, findUserById, findUserByMobile, loadUserInfo, type UserRow } from '../users/repository.ts';
+import { createPendingUser, findTaken, findUserByLogin, findUserById, findUserByMobile, loadUserInfo, markLogin, setPasswordHash, setUserStatus, type UserRow } from '../users/repository.ts';
+import { roleIdByName } from '../system/role-repository.ts';
 import { mailText } from './mail-texts.ts';
 import { secureCookies, setCsrfCookie } from './cookies.ts';
 
@@ -97,7 +98,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       throw new AppError(user.status === 'frozen' ? 'auth.frozen' : 'auth.pending');
     }
     const session = await createSession(sql, user.id, ip, request.headers['user-agent']);
-    await sql.query('update users set last_login_at = now() where id = $1', [user.id]);
+    await markLogin(sql, user.id);
     await app.audit({ action: 'auth.login', result: 'ok', userId: user.id, username: user.username, ip, detail: { method: body.type } });
     reply.setCookie(TOKEN_COOKIE, session.token, {
       path: '/',
@@ -136,7 +137,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       throw new AppError('auth.oldPasswordWrong');
     }
     assertAcceptablePassword(request.body.password, user.username);
-    await sql.query('update users set password_hash = $2, updated_at = now() where id = $1', [user.id, await hashPassword(request.body.password)]);
+    await setPasswordHash(sql, user.id, await hashPassword(request.body.password));
     const ended = await revokeUserSessions(sql, user.id, auth.sessionId);
     await app.audit({ action: 'auth.passwordChange', result: 'ok', userId: auth.userId, username: auth.username, ip: request.ip, detail: { otherSessionsEnded: ended } });
     return ok(null, 'modification successful');
@@ -152,22 +153,19 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     assertAcceptablePassword(b.password, b.username);
     const taken = await findTaken(sql, b);
     if (taken.length) throw new AppError('user.exists', { fields: taken });
-    const [role] = await sql.query<{ id: string }>(`select id from roles where name = 'viewer'`);
-    const [user] = await sql.query<{ id: string }>(
-      `insert into users (username, email, mobile, name, password_hash, role_id, status, language) values ($1, $2, $3, $1, $4, $5, 'pending', $6) returning id`,
-      [b.username, b.email, b.mobile, await hashPassword(b.password), role!.id, b.language ?? 'zh-CN'],
-    );
+    const roleId = (await roleIdByName(sql, 'viewer'))!;
+    const userId = await createPendingUser(sql, { username: b.username, email: b.email, mobile: b.mobile, passwordHash: await hashPassword(b.password), roleId, language: b.language ?? 'zh-CN' });
     const token = newToken();
-    await issueCode(sql, 'activate', user!.id, token, ACTIVATION_VALID_MS);
+    await issueCode(sql, 'activate', userId, token, ACTIVATION_VALID_MS);
     await app.mailer.send({ to: b.email, ...mailText('activate', b.language, `${app.config.publicUrl}/user/activate?token=${token}`) });
-    await app.audit({ action: 'auth.register', result: 'ok', userId: user!.id, username: b.username, ip: request.ip });
+    await app.audit({ action: 'auth.register', result: 'ok', userId, username: b.username, ip: request.ip });
     return ok({ email: b.email });
   });
 
   app.post('/auth/activate', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(emptyResultSchema), body: activateSchema } }, async (request) => {
     const userId = await consumeToken(sql, 'activate', request.body.token);
     if (!userId) throw new AppError('auth.tokenInvalid');
-    await sql.query(`update users set status = 'active', updated_at = now() where id = $1 and status = 'pending'`, [userId]);
+    await setUserStatus(sql, userId, 'active', true);
     await app.audit({ action: 'auth.activate', result: 'ok', userId, ip: request.ip });
     return ok(null);
   });
@@ -190,7 +188,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const user = userId ? await findUserById(sql, userId) : undefined;
     if (!user) throw new AppError('auth.tokenInvalid');
     assertAcceptablePassword(request.body.password, user.username);
-    await sql.query('update users set password_hash = $2, updated_at = now() where id = $1', [user.id, await hashPassword(request.body.password)]);
+    await setPasswordHash(sql, user.id, await hashPassword(request.body.password));
     await revokeUserSessions(sql, user.id);
     await clearFailures(sql, accountKey(user.username));
     await app.audit({ action: 'auth.passwordReset', result: 'ok', userId: user.id, username: user.username, ip: request.ip });

@@ -107,3 +107,71 @@ export async function listUsers(sql: SqlExecutor, q: { page: number; pageSize: n
     })),
   };
 }
+
+/** A user an administrator creates: active at once. `passwordHash` is the argon2id hash. */
+export async function createUser(sql: SqlExecutor, u: { username: string; name: string; email: string | null; mobile: string | null; passwordHash: string; roleId: string; orgId: string | null; language: string }): Promise<string> {
+  const [row] = await sql.query<{ id: string }>(
+    `insert into users (username, name, email, mobile, password_hash, role_id, org_id, language, status)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, 'active') returning id`,
+    [u.username, u.name, u.email, u.mobile, u.passwordHash, u.roleId, u.orgId, u.language],
+  );
+  return row!.id;
+}
+
+/** A user who signed up: pending until the activation link is followed; returns the new id. */
+export async function createPendingUser(sql: SqlExecutor, u: { username: string; email: string | null; mobile: string | null; passwordHash: string; roleId: string; language: string }): Promise<string> {
+  const [row] = await sql.query<{ id: string }>(
+    `insert into users (username, email, mobile, name, password_hash, role_id, status, language) values ($1, $2, $3, $1, $4, $5, 'pending', $6) returning id`,
+    [u.username, u.email, u.mobile, u.passwordHash, u.roleId, u.language],
+  );
+  return row!.id;
+}
+
+/**
+ * An administrator's change to a user: a field left undefined keeps its value; email,
+ * mobile and organization may be set to null (cleared).
+ */
+export async function updateUser(sql: SqlExecutor, id: string, c: { name?: string | undefined; email?: string | null | undefined; mobile?: string | null | undefined; roleId?: string | undefined; orgId?: string | null | undefined; language?: string | undefined; twoStep?: boolean | undefined }): Promise<void> {
+  await sql.query(
+    `update users set name = coalesce($2, name),
+            email = case when $3::boolean then $4 else email end,
+            mobile = case when $5::boolean then $6 else mobile end,
+            role_id = coalesce($7, role_id),
+            org_id = case when $8::boolean then $9::uuid else org_id end,
+            language = coalesce($10, language),
+            two_step = coalesce($11, two_step),
+            updated_at = now() where id = $1`,
+    [id, c.name ?? null, c.email !== undefined, c.email ?? null, c.mobile !== undefined, c.mobile ?? null, c.roleId ?? null, c.orgId !== undefined, c.orgId ?? null, c.language ?? null, c.twoStep ?? null],
+  );
+}
+
+/** Freezes or thaws a user; `onlyIfPending` activates a signed-up user once, never a frozen one. */
+export async function setUserStatus(sql: SqlExecutor, id: string, status: 'active' | 'frozen', onlyIfPending = false): Promise<void> {
+  await sql.query(`update users set status = $2, updated_at = now() where id = $1${onlyIfPending ? ` and status = 'pending'` : ''}`, [id, status]);
+}
+
+export async function setPasswordHash(sql: SqlExecutor, id: string, passwordHash: string): Promise<void> {
+  await sql.query('update users set password_hash = $2, updated_at = now() where id = $1', [id, passwordHash]);
+}
+
+/** The user's own profile: a field left null keeps its value; `settings` is merged into the stored ones. */
+export async function updateProfile(sql: SqlExecutor, id: string, p: { name: string | null; avatar: string | null; language: string | null; settings: Record<string, unknown> | null }): Promise<void> {
+  await sql.query(
+    `update users set name = coalesce($2, name), avatar = coalesce($3, avatar), language = coalesce($4, language),
+            settings = settings || coalesce($5::jsonb, '{}'::jsonb), updated_at = now() where id = $1`,
+    [id, p.name, p.avatar, p.language, p.settings ? JSON.stringify(p.settings) : null],
+  );
+}
+
+/** Binds an email address or a mobile number (already checked: verified and not taken). */
+export async function bindContact(sql: SqlExecutor, id: string, field: 'email' | 'mobile', value: string): Promise<void> {
+  await sql.query(`update users set ${field === 'email' ? 'email' : 'mobile'} = $2, updated_at = now() where id = $1`, [id, value]);
+}
+
+export async function setNotificationSettings(sql: SqlExecutor, id: string, settings: Record<string, unknown>): Promise<void> {
+  await sql.query('update users set notifications = $2::jsonb, updated_at = now() where id = $1', [id, JSON.stringify(settings)]);
+}
+
+export async function markLogin(sql: SqlExecutor, id: string): Promise<void> {
+  await sql.query('update users set last_login_at = now() where id = $1', [id]);
+}
