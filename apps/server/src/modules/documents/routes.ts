@@ -12,9 +12,9 @@ import {
   fileResponsesOf,
   listOf,
   responsesOf,
-  type DocumentView,
 } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
+import { deleteDocument, documentFile, insertDocument, listDocuments } from './repository.ts';
 import { seedDocuments, storeSeedDocuments } from './seed-documents.ts';
 
 /** Types served as themselves; anything else (HTML, scripts) is served as bytes to download. */
@@ -45,30 +45,6 @@ export function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
-interface DocumentRow {
-  id: string;
-  name: string;
-  kind: DocumentView['kind'];
-  device_kind: DocumentView['deviceKind'];
-  content_type: string;
-  size: number;
-  seed_key: string | null;
-  uploaded_by: string | null;
-  created_at: Date;
-}
-
-const toView = (r: DocumentRow): DocumentView => ({
-  id: r.id,
-  name: r.name,
-  kind: r.kind,
-  deviceKind: r.device_kind,
-  contentType: r.content_type,
-  size: r.size,
-  builtIn: r.seed_key !== null,
-  uploadedBy: r.uploaded_by,
-  createdAt: new Date(r.created_at).toISOString(),
-});
-
 /**
  * Stored documents: the manuals per device kind and the serial bridge package (seeded at
  * start), and what a manufacturer uploads. Download path (spec section 7):
@@ -86,12 +62,7 @@ const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/document/list',
     { config: { access: 'document.query' }, schema: { tags: ['documents'], response: responsesOf(listOf(documentViewSchema)), querystring: z.strictObject({ kind: z.enum(DOCUMENT_KINDS).optional() }) } },
     async (request) => {
-      const rows = await sql.query<DocumentRow>(
-        `select id, name, kind, device_kind, content_type, size, seed_key, uploaded_by, created_at from documents
-          where deleted_at is null and ($1::text is null or kind = $1) order by kind, name`,
-        [request.query.kind ?? null],
-      );
-      return ok({ list: rows.map(toView) });
+      return ok({ list: await listDocuments(sql, request.query.kind ?? null) });
     },
   );
 
@@ -106,7 +77,7 @@ const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const [row] = await sql.query<{ name: string; content_type: string; data: Uint8Array }>(`select name, content_type, data from documents where id = $1 and deleted_at is null`, [request.params.id]);
+      const row = await documentFile(sql, request.params.id);
       if (!row) throw new AppError('document.notFound');
       return reply
         .header('content-type', SAFE_TYPES.test(row.content_type) ? row.content_type : 'application/octet-stream')
@@ -127,18 +98,14 @@ const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name, kind, deviceKind } = request.query;
       const type = contentTypeFor(name, request.headers['content-type']);
       const sha = createHash('sha256').update(data).digest('hex');
-      const [row] = await sql.query<DocumentRow>(
-        `insert into documents (name, kind, device_kind, content_type, size, sha256, data, uploaded_by) values ($1, $2, $3, $4, $5, $6, $7, $8)
-         returning id, name, kind, device_kind, content_type, size, seed_key, uploaded_by, created_at`,
-        [name, kind, deviceKind ?? null, type, data.length, sha, data, request.auth!.username],
-      );
-      await app.audit({ action: 'document.upload', result: 'ok', userId: request.auth!.userId, username: request.auth!.username, ip: request.ip, targetType: 'document', targetId: row!.id, detail: { name, kind, size: data.length, sha256: sha } });
-      return ok(toView(row!));
+      const doc = await insertDocument(sql, { name, kind, deviceKind: deviceKind ?? null, contentType: type, sha256: sha, data, uploadedBy: request.auth!.username });
+      await app.audit({ action: 'document.upload', result: 'ok', userId: request.auth!.userId, username: request.auth!.username, ip: request.ip, targetType: 'document', targetId: doc.id, detail: { name, kind, size: data.length, sha256: sha } });
+      return ok(doc);
     },
   );
 
   app.post('/api/document/delete', { config: { access: 'document.delete' }, schema: { tags: ['documents'], response: responsesOf(emptyResultSchema), body: documentIdSchema } }, async (request) => {
-    const [row] = await sql.query<{ name: string }>(`update documents set deleted_at = now(), data = ''::bytea where id = $1 and deleted_at is null returning name`, [request.body.id]);
+    const row = await deleteDocument(sql, request.body.id);
     if (!row) throw new AppError('document.notFound');
     await app.audit({ action: 'document.delete', result: 'ok', userId: request.auth!.userId, username: request.auth!.username, ip: request.ip, targetType: 'document', targetId: request.body.id, detail: { name: row.name } });
     return ok(null);

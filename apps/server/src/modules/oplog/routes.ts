@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LANGUAGES, auditActionName, auditResultText, auditSummary, fileResponsesOf, operationLogPageSchema, responsesOf } from '@liftlink/protocol';
 import { z } from 'zod';
-import type { AuthContext } from '../../types.ts';
-import type { SqlExecutor } from '../../db/client.ts';
 import { ok } from '../../lib/errors.ts';
 import { csvFile } from '../../lib/csv.ts';
-import { liftFilter } from '../access/policy.ts';
+import { queryOplog } from './repository.ts';
 
 const querySchema = z.strictObject({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
@@ -16,42 +14,10 @@ const querySchema = z.strictObject({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 });
-type Query = z.infer<typeof querySchema>;
 /** The export also takes the language of its words (the page's), else the user's. */
 const exportQuerySchema = querySchema.extend({ lang: z.enum(LANGUAGES).optional() });
 
-interface OplogRow {
-  id: string;
-  ts: Date;
-  username: string | null;
-  action: string;
-  liftId: string;
-  deviceNo: string | null;
-  result: string;
-  detail: Record<string, unknown>;
-}
-
 const EXPORT_MAX = 100_000;
-
-/** The audited commands and configuration changes on the lifts the caller may see. */
-async function queryOplog(sql: SqlExecutor, auth: AuthContext, q: Query, limit: number, offset: number) {
-  const scope = liftFilter(auth, 1);
-  const params: unknown[] = scope.param ? [scope.param] : [];
-  const where = [scope.where];
-  if (q.liftId) where.push(`a.lift_id = $${params.push(q.liftId)}`);
-  if (q.username) where.push(`a.username ilike $${params.push(q.username.replace(/[\\%_]/g, '\\$&') + '%')}`);
-  if (q.action) where.push(`a.action = $${params.push(q.action)}`);
-  if (q.from) where.push(`a.ts >= $${params.push(q.from)}`);
-  if (q.to) where.push(`a.ts <= $${params.push(q.to)}`);
-  const cond = where.join(' and ');
-  const [count] = await sql.query<{ n: string }>(`select count(*) as n from audit_log a join lifts l on l.id = a.lift_id where ${cond}`, params);
-  const rows = await sql.query<OplogRow>(
-    `select a.id, a.ts, a.username, a.action, a.lift_id as "liftId", l.device_no as "deviceNo", a.result, a.detail
-       from audit_log a join lifts l on l.id = a.lift_id where ${cond} order by a.ts desc, a.id desc limit $${params.length + 1} offset $${params.length + 2}`,
-    [...params, limit, offset],
-  );
-  return { total: Number(count!.n), list: rows.map((r) => ({ ...r, id: Number(r.id), ts: new Date(r.ts).toISOString() })) };
-}
 
 const oplogRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app.database;
