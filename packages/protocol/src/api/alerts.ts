@@ -3,6 +3,7 @@ import { dateTimeSchema } from './envelope.ts';
 
 /** Answer shapes of the alerts API (`/auth/access/alerts`, `/auth/access/notifications`). */
 export const ALERT_KINDS = ['fault', 'help', 'offline'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export const alertViewSchema = z.strictObject({
   id: z.number(),

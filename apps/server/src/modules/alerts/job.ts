@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { eventText, type Language } from '@liftlink/protocol';
+import { eventText, type AlertKind, type Language } from '@liftlink/protocol';
 import type { JobDefinition } from '../jobs/plugin.ts';
 import { raiseAlert } from './repository.ts';
 
@@ -43,7 +43,7 @@ async function sendDueMails(app: FastifyInstance): Promise<number> {
   return app.database.sql.transaction(async (tx) => {
     let sent = 0;
     // `for update skip locked`: a mail goes out once even if two instances get here.
-    const due = await tx.query<{ alert_id: string; user_id: string; email: string | null; language: Language; kind: 'fault' | 'help' | 'offline'; code: string | null; device_no: string | null; alias: string; pending: boolean }>(
+    const due = await tx.query<{ alert_id: string; user_id: string; email: string | null; language: Language; kind: AlertKind; code: string | null; device_no: string | null; alias: string; pending: boolean }>(
       `select d.alert_id, d.user_id, u.email, u.language, a.kind, a.code, l.device_no, l.alias,
               (a.cleared_at is null and a.acknowledged_at is null) as pending
          from alert_deliveries d join alerts a on a.id = d.alert_id join users u on u.id = d.user_id join lifts l on l.id = a.lift_id

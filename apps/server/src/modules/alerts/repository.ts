@@ -1,22 +1,10 @@
+import type { AlertKind, AlertView } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 import type { LiveMessage } from '../live/bus.ts';
-import { grantedSql } from '../access/policy.ts';
+import type { AuthContext } from '../../types.ts';
+import { grantedSql, liftFilter } from '../access/policy.ts';
 
 type Tx = Omit<SqlExecutor, 'transaction'>;
-export type AlertKind = 'fault' | 'help' | 'offline';
-
-export interface AlertView {
-  id: number;
-  liftId: string;
-  deviceNo: string | null;
-  alias: string;
-  kind: AlertKind;
-  code: string | null;
-  raisedAt: string;
-  clearedAt: string | null;
-  acknowledgedAt: string | null;
-  acknowledgedBy: string | null;
-}
 
 /** A recipient's role grants `alert.query` on the lift, in a scope that reaches it (the one policy). */
 const RECIPIENT_GRANT = grantedSql('r.permissions', 'u.org_id', 'alert.query');
@@ -67,3 +55,49 @@ type AlertRow = Omit<AlertView, 'raisedAt' | 'clearedAt' | 'acknowledgedAt' | 'i
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 export const toAlertView = (r: AlertRow): AlertView => ({ ...r, id: Number(r.id), raisedAt: new Date(r.raisedAt).toISOString(), clearedAt: iso(r.clearedAt), acknowledgedAt: iso(r.acknowledgedAt) });
 export type { AlertRow };
+
+/** A page of the alerts on the caller's lifts, newest first, with how many match and how many are open. */
+export async function alertPage(sql: SqlExecutor, auth: AuthContext, q: { page: number; pageSize: number; state?: 'open' | 'acknowledged' | undefined; liftId?: string | undefined }): Promise<{ list: AlertView[]; total: number; open: number }> {
+  const scope = liftFilter(auth, 1);
+  const params: unknown[] = scope.param ? [scope.param] : [];
+  const where = [scope.where];
+  if (q.state === 'open') where.push('a.acknowledged_at is null and a.cleared_at is null');
+  if (q.state === 'acknowledged') where.push('a.acknowledged_at is not null');
+  if (q.liftId) where.push(`a.lift_id = $${params.push(q.liftId)}`);
+  const cond = where.join(' and ');
+  const [count] = await sql.query<{ n: string; open: string }>(
+    `select count(*) as n, count(*) filter (where a.acknowledged_at is null and a.cleared_at is null) as open from alerts a join lifts l on l.id = a.lift_id where ${cond}`,
+    params,
+  );
+  const rows = await sql.query<AlertRow>(
+    `select ${ALERT_COLUMNS} from alerts a join lifts l on l.id = a.lift_id where ${cond} order by a.raised_at desc, a.id desc limit $${params.length + 1} offset $${params.length + 2}`,
+    [...params, q.pageSize, (q.page - 1) * q.pageSize],
+  );
+  return { list: rows.map(toAlertView), total: Number(count!.n), open: Number(count!.open) };
+}
+
+/** Acknowledges an open alert on one of the caller's lifts; null when there is none such. */
+export async function acknowledgeAlert(sql: SqlExecutor, auth: AuthContext, id: number): Promise<{ lift_id: string } | null> {
+  const scope = liftFilter(auth, 2);
+  const [row] = await sql.query<{ lift_id: string }>(
+    `update alerts a set acknowledged_at = now(), acknowledged_by = $${scope.param ? 3 : 2}, acknowledged_by_name = $${scope.param ? 4 : 3}
+       from lifts l where a.id = $1 and l.id = a.lift_id and ${scope.where} and a.acknowledged_at is null returning a.lift_id`,
+    scope.param ? [id, scope.param, auth.userId, auth.username] : [id, auth.userId, auth.username],
+  );
+  return row ?? null;
+}
+
+/** A user's in-app notifications that are due (the newest 50) and how many are unread. */
+export async function notificationsOf(sql: SqlExecutor, userId: string): Promise<{ list: (AlertView & { readAt: string | null; read: boolean })[]; unread: number }> {
+  const rows = await sql.query<AlertRow & { readAt: Date | null }>(
+    `select ${ALERT_COLUMNS}, d.read_at as "readAt" from alert_deliveries d join alerts a on a.id = d.alert_id join lifts l on l.id = a.lift_id
+      where d.user_id = $1 and d.due_at <= now() order by a.raised_at desc limit 50`,
+    [userId],
+  );
+  const [unread] = await sql.query<{ n: string }>(`select count(*) as n from alert_deliveries where user_id = $1 and due_at <= now() and read_at is null`, [userId]);
+  return { list: rows.map((r) => ({ ...toAlertView(r), readAt: r.readAt ? new Date(r.readAt).toISOString() : null, read: r.readAt !== null })), unread: Number(unread!.n) };
+}
+
+export async function markNotificationsRead(sql: SqlExecutor, userId: string, alertIds: number[]): Promise<void> {
+  await sql.query(`update alert_deliveries set read_at = now() where user_id = $1 and alert_id = any($2::bigint[]) and read_at is null`, [userId, alertIds]);
+}
