@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { MqttClient } from 'mqtt';
 import type { LiveChange } from '@liftlink/protocol';
 
-/** What browsers are told about a lift; also what command waiters listen for (defined in protocol). */
+/** The old name of protocol's LiveChange, still imported by the alerts module. */
 export type LiveMessage = LiveChange;
 
 /** Internal topic; lifts may not touch it (their ACL allows only `lifts/{own}/...`). */
@@ -32,9 +32,9 @@ export class LiveBus {
     if (!this.shared) return;
     this.mqtt.on('message', (topic, payload) => {
       if (!topic.startsWith(`${LIVE_TOPIC_ROOT}/`)) return;
-      let batch: LiveMessage[];
+      let batch: LiveChange[];
       try {
-        batch = JSON.parse(payload.toString('utf8')) as LiveMessage[];
+        batch = JSON.parse(payload.toString('utf8')) as LiveChange[];
       } catch {
         return;
       }
@@ -44,7 +44,7 @@ export class LiveBus {
   }
 
   /** Publishes after the data is stored; one MQTT message per batch keeps the broker's load low. */
-  async publish(messages: LiveMessage[]): Promise<void> {
+  async publish(messages: LiveChange[]): Promise<void> {
     if (messages.length === 0) return;
     if (!this.shared) {
       // Later, as from the broker: the storing code goes on before listeners run.
@@ -56,7 +56,7 @@ export class LiveBus {
     await this.mqtt.publishAsync(`${LIVE_TOPIC_ROOT}/all`, JSON.stringify(messages), { qos: 1 });
   }
 
-  on(listener: (msg: LiveMessage) => void): () => void {
+  on(listener: (msg: LiveChange) => void): () => void {
     this.local.on('message', listener);
     return () => this.local.off('message', listener);
   }
