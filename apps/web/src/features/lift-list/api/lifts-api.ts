@@ -1,10 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DeviceKind, LiftListItem, LiftLocation, LiftPage } from '@liftlink/protocol';
+import type { DeviceKind, LiftListItem, LiftLocation, LiftPage, LiftSortKey } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 import { liftKeys } from '../../../lib/lifts.ts';
 
-export type LiftSortKey = 'deviceNo' | 'alias' | 'kind' | 'online' | 'lastSeen' | 'floor';
-export type { LiftPage };
+export type { LiftPage, LiftSortKey };
 export type LiftStateFilter = 'online' | 'offline' | 'fault';
 
 /** What the list asks the server for; everything is filtered, sorted and paged there. */
