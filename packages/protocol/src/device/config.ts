@@ -179,18 +179,53 @@ type Ctx = z.RefinementCtx<Record<string, ConfigValue>>;
 const issue = (ctx: Ctx, key: string, message: string, params: Record<string, number>) =>
   ctx.addIssue({ code: 'custom', path: [key], message, params });
 
-/** Rules between fields: speeds in order, parking points ascending and between the low and high values. */
+/**
+ * Rules between fields, as data: `key` is at most (`max`) or at least (`min`) the value of
+ * `of`, plus `plus`. Speeds in order, the high value above the low one, parking points
+ * ascending and between the low and high values. The schema checks them; the web client
+ * re-checks a field when a field its rules read changes.
+ */
+export interface ConfigRelation {
+  key: string;
+  bound: 'min' | 'max';
+  of: string;
+  plus: number;
+}
+
+export function configRelations(floors: number): ConfigRelation[] {
+  const relations: ConfigRelation[] = [
+    { key: 'rapidSpeed', bound: 'max', of: 'speedLimit', plus: 0 },
+    { key: 'slowSpeed', bound: 'max', of: 'rapidSpeed', plus: 0 },
+    { key: 'highValue', bound: 'min', of: 'lowValue', plus: 0 },
+  ];
+  for (let f = 1; f <= floors; f++) {
+    const key = `parkingMemory${f}`;
+    relations.push(
+      f === 1 ? { key, bound: 'min', of: 'lowValue', plus: 0 } : { key, bound: 'min', of: `parkingMemory${f - 1}`, plus: 1 },
+      { key, bound: 'max', of: 'highValue', plus: 0 },
+    );
+  }
+  return relations;
+}
+
+/** The fields the rules of `key` read (the same for any number of floors). */
+export function configFieldReads(key: string): string[] {
+  return [...new Set(configRelations(FLOORS_MAX).filter((r) => r.key === key).map((r) => r.of))];
+}
+
+/** The relations as a zod refinement; a field gets at most one issue (the first rule it breaks). */
 function crossFieldRules(floors: number) {
+  const relations = configRelations(floors);
   return (c: Record<string, ConfigValue>, ctx: Ctx) => {
-    const n = (k: string) => c[k] as number;
-    if (n('rapidSpeed') > n('speedLimit')) issue(ctx, 'rapidSpeed', 'validation.max', { max: n('speedLimit') });
-    if (n('slowSpeed') > n('rapidSpeed')) issue(ctx, 'slowSpeed', 'validation.max', { max: n('rapidSpeed') });
-    if (n('highValue') < n('lowValue')) issue(ctx, 'highValue', 'validation.min', { min: n('lowValue') });
-    for (let f = 1; f <= floors; f++) {
-      const key = `parkingMemory${f}`;
-      const below = f === 1 ? n('lowValue') : n(`parkingMemory${f - 1}`) + 1;
-      if (n(key) < below) issue(ctx, key, 'validation.min', { min: below });
-      else if (n(key) > n('highValue')) issue(ctx, key, 'validation.max', { max: n('highValue') });
+    const flagged = new Set<string>();
+    for (const r of relations) {
+      if (flagged.has(r.key)) continue;
+      const value = c[r.key] as number;
+      const limit = (c[r.of] as number) + r.plus;
+      if (r.bound === 'max' ? value > limit : value < limit) {
+        issue(ctx, r.key, `validation.${r.bound}`, { [r.bound]: limit });
+        flagged.add(r.key);
+      }
     }
   };
 }

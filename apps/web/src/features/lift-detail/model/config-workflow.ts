@@ -1,5 +1,6 @@
 import {
   configField,
+  configFieldReads,
   type CommandResult,
   type ConfigField,
   type ConfigIssue,
@@ -139,22 +140,7 @@ export function sendFailure(error: unknown): SendFailure {
   return { kind: 'failed', issues, notice: 'error' };
 }
 
-/** Fields whose rule reads another field: re-checked when that one changes. */
+/** The fields a field's rules read (protocol's relations): it is re-checked when one changes. */
 export function dependenciesOf(field: ConfigField): string[] {
-  switch (field.key) {
-    case 'rapidSpeed':
-      return ['speedLimit', 'slowSpeed'];
-    case 'slowSpeed':
-      return ['rapidSpeed'];
-    case 'highValue':
-      return ['lowValue'];
-    default:
-      if (field.baseKey === 'parkingMemory' && field.floor)
-        return [
-          'lowValue',
-          'highValue',
-          ...(field.floor > 1 ? [`parkingMemory${field.floor - 1}`] : []),
-        ];
-      return [];
-  }
+  return configFieldReads(field.key);
 }
