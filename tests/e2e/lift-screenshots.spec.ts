@@ -73,6 +73,8 @@ for (const language of LANGUAGES) {
         await page.getByTestId('cmd-summon-2').click();
         await shot('lift-confirm', false);
         await page.locator('.ant-modal-confirm').getByRole('button').first().click();
+        // A tab clicked while the dialog closes takes the focus but not the click.
+        await expect(page.locator('.ant-modal-confirm')).toHaveCount(0);
 
         const tabs = page.locator('.lift-detail-tabs > .ant-tabs-nav .ant-tabs-tab');
         await tabs.nth(1).click();
