@@ -56,12 +56,22 @@ export const liftLocationSchema = z.strictObject({
 export type LiftLocation = z.infer<typeof liftLocationSchema>;
 export const locationUpdateSchema = z.strictObject({ liftId, location: liftLocationSchema });
 
+/** A lift's IoT details, in the order the lift page shows them (the names of the configuration log's IoT entries). */
+export const IOT_INFO_FIELDS = ['iccid', 'carrier', 'apn', 'module', 'signal', 'notes'] as const;
+export type IotInfoField = (typeof IOT_INFO_FIELDS)[number];
+/** The signal strength's range in dBm (a cellular module reports -113 to -51). */
+export const IOT_SIGNAL_DBM = { min: -150, max: 0 } as const;
+
+/** `POST /auth/access/lift/iot/update`: the SIM card (ICCID, carrier, APN), the cellular module and its signal in dBm. */
 export const iotInfoSchema = z.strictObject({
   iccid: z.string().trim().regex(/^[0-9]{18,22}$/, 'validation.iccid').optional(),
   carrier: z.string().trim().max(60, 'validation.tooLong').optional(),
   apn: z.string().trim().max(60, 'validation.tooLong').optional(),
+  module: z.string().trim().max(60, 'validation.tooLong').optional(),
+  signal: z.number('validation.signal').int('validation.signal').min(IOT_SIGNAL_DBM.min, 'validation.signal').max(IOT_SIGNAL_DBM.max, 'validation.signal').optional(),
   notes: z.string().trim().max(300, 'validation.tooLong').optional(),
 });
+export type IotInfo = z.infer<typeof iotInfoSchema>;
 export const iotUpdateSchema = z.strictObject({ liftId, iotInfo: iotInfoSchema });
 
 /** `POST /auth/access/lift/control`: `args` is checked against the lift's floors on the server. */
@@ -101,6 +111,16 @@ export const storedLocationSchema = z.strictObject({
   notes: z.string(),
 }).partial();
 
+/** A lift's IoT details as stored (what the IoT form saved; every field optional). */
+export const storedIotInfoSchema = z.strictObject({
+  iccid: z.string(),
+  carrier: z.string(),
+  apn: z.string(),
+  module: z.string(),
+  signal: z.number(),
+  notes: z.string(),
+}).partial() satisfies z.ZodType<IotInfo>;
+
 /** What the caller may do with one lift (see LiftAccess), sent with the lift. */
 export const liftAccessSchema = z.strictObject({
   allowed: z.array(z.templateLiteral([permissionIdSchema, '.', actionSchema])),
@@ -137,7 +157,7 @@ export type LiftStats = z.infer<typeof liftStatsSchema>;
 
 /** `POST /auth/access/lift/getInfo`: the lift, its last status and configuration, its running figures. */
 export const liftInfoSchema = z.strictObject({
-  lift: liftListItemSchema.extend({ iotInfo: z.record(z.string(), z.string()), configVersion: z.number(), onlineSince: z.string().nullable() }),
+  lift: liftListItemSchema.extend({ iotInfo: storedIotInfoSchema, configVersion: z.number(), onlineSince: z.string().nullable() }),
   status: liftStatusSchema.nullable(),
   config: liftConfigValuesSchema.nullable(),
   stats: liftStatsSchema,
@@ -173,12 +193,15 @@ export type CommandResult = z.infer<typeof commandResultSchema>;
 export const configReadResultSchema = commandResultSchema.extend({ config: liftConfigValuesSchema.nullable(), version: z.number() });
 export type ConfigReadResult = z.infer<typeof configReadResultSchema>;
 
-/** One configuration change (cloud or lift). The id is a number (a numeric string on PostgreSQL). */
+/** One configuration change (cloud, lift or IoT details). The id is a number (a numeric string on PostgreSQL). */
 export const configLogEntrySchema = z.strictObject({
   id: z.union([z.number(), z.string()]),
   ts: dateTimeSchema,
   username: z.string().nullable(),
-  /** Who changed it: the cloud (a user) or the lift itself (local keypad, EF reset). */
+  /**
+   * What changed it: `cloud` (a user's configuration), `device` (the lift itself: local keypad,
+   * EF reset) or `iot` (a user's edit of the IoT details; before and after hold those, no version).
+   */
   source: z.string(),
   commandId: z.string().nullable(),
   version: z.number().nullable(),

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbiddenConfigKeys, validateConfigChange, type CommandResult, type ConfigLogEntry, type LiftAccess, type LiftConfig } from '@liftlink/protocol';
+import { forbiddenConfigKeys, validateConfigChange, type CommandResult, type ConfigLogEntry, type IotInfo, type LiftAccess, type LiftConfig } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { sendCommand } from '../commands/service.ts';
@@ -46,4 +46,27 @@ export async function configLogPage(sql: SqlExecutor, liftId: string, q: { page:
     [liftId, q.pageSize, (q.page - 1) * q.pageSize],
   );
   return { list, total: Number(count!.n) };
+}
+
+/**
+ * Replaces a lift's IoT details and, when they changed, records the change in the lift's
+ * configuration log (source `iot`, who, before and after) in the same transaction. Returns
+ * what the details were.
+ */
+export async function updateIotInfo(sql: SqlExecutor, liftId: string, next: IotInfo, by: { userId: string; username: string }): Promise<IotInfo> {
+  return sql.transaction(async (tx) => {
+    const [row] = await tx.query<{ iot_info: IotInfo }>('select iot_info from lifts where id = $1 for update', [liftId]);
+    const before = row!.iot_info;
+    if (JSON.stringify(sortedEntries(before)) === JSON.stringify(sortedEntries(next))) return before;
+    await tx.query('update lifts set iot_info = $2::jsonb where id = $1', [liftId, JSON.stringify(next)]);
+    await tx.query(
+      `insert into lift_config_log (lift_id, user_id, username, source, before, after, result) values ($1, $2, $3, 'iot', $4::jsonb, $5::jsonb, 'applied')`,
+      [liftId, by.userId, by.username, JSON.stringify(before), JSON.stringify(next)],
+    );
+    return before;
+  });
+}
+
+function sortedEntries(o: object): [string, unknown][] {
+  return Object.entries(o).sort(([a], [b]) => a.localeCompare(b));
 }

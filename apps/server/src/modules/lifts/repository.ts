@@ -1,4 +1,4 @@
-import { eventText, type CommandRecord, type LiftConfig, type LiftInfo, type LiftListItem, type PresenceReason, type RunLogEntry } from '@liftlink/protocol';
+import { eventText, type CommandRecord, type IotInfo, type LiftConfig, type LiftInfo, type LiftListItem, type PresenceReason, type RunLogEntry } from '@liftlink/protocol';
 import type { z } from 'zod';
 import type { LiftSortKey, liftListQuerySchema, runLogQuerySchema } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
@@ -56,7 +56,7 @@ export async function listLifts(sql: SqlExecutor, auth: AuthContext, q: z.infer<
 }
 
 export async function liftInfo(sql: SqlExecutor, auth: AuthContext, liftId: string): Promise<LiftInfo> {
-  const [r] = await sql.query<ListRow & { iot_info: Record<string, string>; config_version: number; online_since: Date | null; status: LiftInfo['status']; config: LiftInfo['config']; online_ms_total: string; trips_total: string; today_online: string | null; today_trips: number | null }>(
+  const [r] = await sql.query<ListRow & { iot_info: IotInfo; config_version: number; online_since: Date | null; status: LiftInfo['status']; config: LiftInfo['config']; online_ms_total: string; trips_total: string; today_online: string | null; today_trips: number | null }>(
     `select ${LIST_COLUMNS}, l.iot_info, l.config_version, l.online_since, l.status, l.config, l.online_ms_total, l.trips_total,
             d.online_ms as today_online, d.trips as today_trips
        from lifts l left join lift_daily_stats d on d.lift_id = l.id and d.day = (now() at time zone 'utc')::date where l.id = $1`,
@@ -121,9 +121,9 @@ export async function runLog(sql: SqlExecutor, q: z.infer<typeof runLogQuerySche
 }
 
 /** The columns a lift's owner edits, each replaced whole. */
-const EDITABLE = { alias: 'alias', location: 'location', iotInfo: 'iot_info' } as const;
+const EDITABLE = { alias: 'alias', location: 'location' } as const;
 
-/** Replaces one editable part of a lift (alias, location, IoT details) and returns what it was. */
+/** Replaces one editable part of a lift (alias, location) and returns what it was. The IoT details go through config-service's updateIotInfo, which logs them. */
 export async function replaceLiftField(sql: SqlExecutor, liftId: string, field: keyof typeof EDITABLE, value: unknown): Promise<unknown> {
   const column = EDITABLE[field];
   const [before] = await sql.query<Record<string, unknown>>(`select ${column} as value from lifts where id = $1`, [liftId]);

@@ -36,7 +36,7 @@ import { ownedLift } from './scope.ts';
 import { configRoleFor } from '../access/policy.ts';
 import { dailyStats, liftInfo, listLifts, publicLift, recentCommands, recentSamples, replaceLiftField, runLog, storedConfig } from './repository.ts';
 import { sendCommand } from '../commands/service.ts';
-import { configLogPage, writeConfig } from './config-service.ts';
+import { configLogPage, updateIotInfo, writeConfig } from './config-service.ts';
 
 const CSV_EXPORT_MAX = 100_000;
 
@@ -87,7 +87,7 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(`${base}/iot/update`, { config: { access: 'lift.edit' }, schema: { tags: ['lifts'], response: responsesOf(emptyResultSchema), body: iotUpdateSchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
-    const before = await replaceLiftField(sql, lift.id, 'iotInfo', request.body.iotInfo);
+    const before = await updateIotInfo(sql, lift.id, request.body.iotInfo, request.auth!);
     await app.audit({ action: 'lift.iotInfo', result: 'ok', ...actor(request), liftId: lift.id, detail: { before, after: request.body.iotInfo } });
     return ok(null, 'device information updated successfully');
   });
