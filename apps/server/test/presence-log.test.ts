@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
-import { liftTopic } from '@liftlink/protocol';
+import { liftTopic, type LiveChange } from '@liftlink/protocol';
 import { ensureDemoFleet, type DemoLift } from '../src/modules/lifts/demo-fleet.ts';
-import type { LiveMessage } from '../src/modules/live/bus.ts';
 import { ADMIN_PASSWORD, DB_KINDS, body, client, login, startTestApp, type TestApp } from './helpers.ts';
 import { until } from './support/ports.ts';
 
@@ -13,7 +12,7 @@ describe.each(DB_KINDS)('presence in the run log on %s', (kind) => {
   let fleet: DemoLift[];
   let brokerUrl: string;
   const ids: Record<string, string> = {};
-  const live: LiveMessage[] = [];
+  const live: LiveChange[] = [];
   let seq = 1_000_000;
   const ts = () => new Date().toISOString();
   const send = (deviceNo: string, topic: string, message: object) => t.app.ingest.handle(`lifts/${deviceNo}/${topic}`, JSON.stringify({ seq: ++seq, ts: ts(), ...message }));

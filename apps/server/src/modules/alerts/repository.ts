@@ -1,6 +1,5 @@
-import type { AlertKind, AlertView } from '@liftlink/protocol';
+import type { AlertKind, AlertView, LiveChange } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
-import type { LiveMessage } from '../live/bus.ts';
 import type { AuthContext } from '../../types.ts';
 import { grantedSql, liftFilter } from '../access/policy.ts';
 
@@ -16,7 +15,7 @@ const SETTING_BY_KIND: Record<AlertKind, string> = { fault: 'mailFaults', help: 
  * chose it in their notification settings and may see the lift. An offline alert reaches
  * each user only once the lift has been away for that user's chosen number of minutes.
  */
-export async function raiseAlert(tx: Tx, liftId: string, kind: AlertKind, code: string | null, since: Date = new Date()): Promise<LiveMessage | null> {
+export async function raiseAlert(tx: Tx, liftId: string, kind: AlertKind, code: string | null, since: Date = new Date()): Promise<LiveChange | null> {
   const [alert] = await tx.query<{ id: string; raised_at: Date; device_no: string | null; alias: string }>(
     `with a as (insert into alerts (lift_id, kind, code) values ($1, $2, $3) on conflict do nothing returning id, raised_at)
      select a.id, a.raised_at, l.device_no, l.alias from a join lifts l on l.id = $1`,

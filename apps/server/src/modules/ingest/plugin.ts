@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import { decodeLiftMessage, liftMayPublish, liftMaySubscribe, type DropReason, type LiveChange } from '@liftlink/protocol';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { Batcher } from './batcher.ts';
-import { markOffline, storeBatch, type UplinkMessage } from './store.ts';
+import { markOffline } from './appliers/presence-log.ts';
+import { storeBatch, type UplinkMessage } from './store.ts';
 import { startMqttIngest } from './mqtt-source.ts';
 import { LiveBus } from '../live/bus.ts';
 

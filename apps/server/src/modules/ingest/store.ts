@@ -8,8 +8,6 @@ import { applyStatuses } from './appliers/status.ts';
 import type { Tx, UplinkMessage, UplinkOf } from './appliers/uplink.ts';
 
 export type { UplinkMessage } from './appliers/uplink.ts';
-/** Also used by the silence sweep and by a credential reset. */
-export { markOffline } from './appliers/presence-log.ts';
 
 /** The batch sorted by what applies it, each part in arrival order (one pass). */
 function byApplier(batch: UplinkMessage[]) {

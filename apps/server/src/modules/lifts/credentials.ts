@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { newToken, sha256 } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
-import { markOffline } from '../ingest/store.ts';
+import { markOffline } from '../ingest/appliers/presence-log.ts';
 
 /**
  * An external broker's account store (Mosquitto's dynamic-security plugin, EMQX's API).

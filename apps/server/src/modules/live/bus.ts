@@ -2,9 +2,6 @@ import { EventEmitter } from 'node:events';
 import type { MqttClient } from 'mqtt';
 import type { LiveChange } from '@liftlink/protocol';
 
-/** The old name of protocol's LiveChange, still imported by the alerts module. */
-export type LiveMessage = LiveChange;
-
 /** Internal topic; lifts may not touch it (their ACL allows only `lifts/{own}/...`). */
 export const LIVE_TOPIC_ROOT = 'liftlink-live';
 
