@@ -26,6 +26,10 @@ const envSchema = z.object({
   /** With MQTT_URL: drive Mosquitto's dynamic-security plugin for per-lift accounts and ACLs. */
   MQTT_DYNSEC: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   SIMULATOR: z.coerce.number().int().min(0).max(10_000).optional(),
+  /** Days of history written for each demo lift the first start creates (0: none). */
+  DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(90).default(30),
+  /** Seconds after the start when the last demo lift raises a fault that clears itself five minutes later (0: none). */
+  DEMO_FAULT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(90),
   LIFTLINK_ADMIN_USER: z.string().trim().min(1).max(64).regex(/^[\p{L}\p{N}._@-]+$/u, 'letters, digits, . _ @ - only').default('admin'),
   LIFTLINK_ADMIN_PASSWORD: z.string().min(8, 'at least 8 characters').max(128).optional(),
   SMTP_URL: optionalUrl(/^smtps?:$/),
@@ -69,6 +73,8 @@ export interface Config {
   mqttPassword: string | undefined;
   mqttDynsec: boolean;
   simulator: number;
+  demoHistoryDays: number;
+  demoFaultSeconds: number;
   adminUser: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -122,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPassword: e.MQTT_PASSWORD,
     mqttDynsec: e.MQTT_DYNSEC && !!e.MQTT_URL,
     simulator: e.SIMULATOR ?? (e.MQTT_URL ? 0 : 8),
+    demoHistoryDays: e.DEMO_HISTORY_DAYS,
+    demoFaultSeconds: e.DEMO_FAULT_SECONDS,
     adminUser: e.LIFTLINK_ADMIN_USER,
     adminPassword: e.LIFTLINK_ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,

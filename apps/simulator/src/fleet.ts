@@ -13,10 +13,18 @@ export const fleetSpecSchema = z
       kind: deviceKindSchema,
       floors: floorCountSchema,
       firmware: z.string().max(32).optional(),
+      /** This lift raises a fault (EC) this many seconds after the start, which clears itself DEMO_FAULT_CLEARS_MS later: a demo shows a fault within minutes. */
+      faultAfterSeconds: z.number().int().min(0).max(86_400).optional(),
     }),
   )
   .max(100_000)
   .refine((lifts) => new Set(lifts.map((l) => l.deviceNo)).size === lifts.length, 'duplicate deviceNo');
+
+/** A lift of the fleet: its connection and, optionally, when it raises its first fault. */
+export type FleetLiftSpec = SimLiftSpec & { faultAfterSeconds?: number };
+
+/** How long the fault a lift raises at `faultAfterSeconds` lasts. */
+export const DEMO_FAULT_CLEARS_MS = 5 * 60_000;
 
 export interface FleetOptions {
   mqttUrl: string;
@@ -24,7 +32,7 @@ export interface FleetOptions {
   caFile?: string;
   /** With mqtts: the name the broker's certificate must be for, when it differs from the URL's host. */
   servername?: string;
-  lifts: SimLiftSpec[];
+  lifts: FleetLiftSpec[];
   /** Expected random faults per lift per hour (default 0). */
   faultRatePerHour?: number;
   /** Expected local calls per lift per hour, so an idle demo fleet moves now and then (default 0). */
@@ -59,6 +67,7 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const bootMs = Date.now();
   const random = seededRandom(options.seed ?? bootMs);
+  const faultsDue = new Map<LiftMachine, number>();
   const lifts = options.lifts.map((spec) => {
     const machine = new LiftMachine({
       deviceNo: spec.deviceNo,
@@ -69,6 +78,7 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
       faultRatePerHour: options.faultRatePerHour ?? 0,
       activityPerHour: options.activityPerHour ?? 0,
     });
+    if (spec.faultAfterSeconds !== undefined) faultsDue.set(machine, bootMs + spec.faultAfterSeconds * 1000);
     return new MqttLift({
       mqttUrl: options.mqttUrl,
       ...(options.caFile ? { caFile: options.caFile } : {}),
@@ -90,6 +100,11 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
       const m = lift.machine;
       if (now - m.now > MAX_CATCH_UP_MS) m.now = now - MAX_CATCH_UP_MS;
       m.advance(now - m.now);
+      const due = faultsDue.get(m);
+      if (due !== undefined && m.now >= due) {
+        faultsDue.delete(m);
+        m.injectFault('EC', m.now + DEMO_FAULT_CLEARS_MS);
+      }
       lift.flush();
     }
   }, options.tickMs ?? 200);

@@ -9,15 +9,17 @@ import { DEVICE_KINDS } from '@liftlink/protocol';
 import { newToken, sha256 } from '../../lib/crypto.ts';
 import type { SqlExecutor } from '../../db/client.ts';
 import type { BrokerAdmin } from './credentials.ts';
+import { backfillDemoHistory } from './demo-history.ts';
 
 const SIMULATOR_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../simulator/src/main.ts');
 
+/** The demo sites; `utcOffset` (hours) sets the rhythm of a day in the demo history. */
 const SITES = [
-  { address: '上海市浦东新区世纪大道 100 号', site: '地铁站 2 号口' },
-  { address: 'Berlin, Alexanderplatz 1', site: 'Library, east entrance' },
-  { address: 'Москва, ул. Тверская, 7', site: 'Поликлиника № 3, подъезд 2' },
-  { address: '北京市海淀区中关村大街 27 号', site: '社区服务中心' },
-  { address: 'Lyon, 12 rue de la République', site: 'Town hall stairs' },
+  { address: '上海市浦东新区世纪大道 100 号', site: '地铁站 2 号口', utcOffset: 8 },
+  { address: 'Berlin, Alexanderplatz 1', site: 'Library, east entrance', utcOffset: 1 },
+  { address: 'Москва, ул. Тверская, 7', site: 'Поликлиника № 3, подъезд 2', utcOffset: 3 },
+  { address: '北京市海淀区中关村大街 27 号', site: '社区服务中心', utcOffset: 8 },
+  { address: 'Lyon, 12 rue de la République', site: 'Town hall stairs', utcOffset: 1 },
 ];
 
 export interface DemoLift {
@@ -25,6 +27,11 @@ export interface DemoLift {
   secret: string;
   kind: (typeof DEVICE_KINDS)[number];
   floors: number;
+  /** The lift's row. */
+  id: string;
+  /** Created by this start (a new demo lift gets its history); false: it existed. */
+  created: boolean;
+  utcOffset: number;
 }
 
 /**
@@ -40,27 +47,34 @@ export async function ensureDemoFleet(sql: SqlExecutor, count: number): Promise<
     const floors = 2 + ((i - 1) % 3);
     const deviceNo = `DEMO-${String(i).padStart(4, '0')}`;
     const secret = newToken();
-    const site = SITES[(i - 1) % SITES.length]!;
-    await sql.query(
+    const { utcOffset, ...site } = SITES[(i - 1) % SITES.length]!;
+    // xmax is 0 in a row this statement inserted, not in one it updated
+    const [row] = await sql.query<{ id: string; created: boolean }>(
       `insert into lifts (device_no, alias, kind, floors, firmware, manufacturer_org_id, location, iot_secret_hash, iot_issued_at)
        values ($1, $2, $3, $4, '1.0.0', $5, $6::jsonb, $7, now())
-       on conflict (device_no) do update set iot_secret_hash = excluded.iot_secret_hash, iot_issued_at = now()`,
+       on conflict (device_no) do update set iot_secret_hash = excluded.iot_secret_hash, iot_issued_at = now()
+       returning id, (xmax = 0) as created`,
       [deviceNo, `${site.site}`, kind, floors, maker!.id, JSON.stringify({ ...site, contact: '+86 400 000 0000' }), sha256(secret)],
     );
-    lifts.push({ deviceNo, secret, kind, floors });
+    lifts.push({ deviceNo, secret, kind, floors, id: row!.id, created: row!.created, utcOffset });
   }
   return lifts;
 }
 
 /** Registers the lifts' credentials with an external broker's account store (Mosquitto dynamic security). */
-export async function registerWithBroker(admin: BrokerAdmin | null, lifts: DemoLift[]): Promise<void> {
+export async function registerWithBroker(admin: BrokerAdmin | null, lifts: Pick<DemoLift, 'deviceNo' | 'secret'>[]): Promise<void> {
   if (admin) await Promise.all(lifts.map((l) => admin.setDeviceCredential(l.deviceNo, l.secret)));
 }
 
 /** Starts the simulator as a child process speaking real MQTT to the broker; `args` are extra CLI options. */
-export function spawnSimulator(lifts: DemoLift[], mqttUrl: string, log: (msg: string) => void, args: string[] = []): { child: ChildProcess; ready: Promise<void> } {
+export function spawnSimulator(
+  lifts: (Pick<DemoLift, 'deviceNo' | 'secret' | 'kind' | 'floors'> & { faultAfterSeconds?: number })[],
+  mqttUrl: string,
+  log: (msg: string) => void,
+  args: string[] = [],
+): { child: ChildProcess; ready: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet-stdin', '--mqtt', mqttUrl, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end(JSON.stringify(lifts));
+  child.stdin.end(JSON.stringify(lifts.map(({ deviceNo, secret, kind, floors, faultAfterSeconds }) => ({ deviceNo, secret, kind, floors, faultAfterSeconds }))));
   createInterface({ input: child.stderr }).on('line', (line) => log(line));
   const ready = new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -92,11 +106,24 @@ export default fp(async (app) => {
   const count = app.config.simulator;
   if (count <= 0) return;
   const lifts = await ensureDemoFleet(app.database.sql, count);
+  const fresh = lifts.filter((l) => l.created);
+  if (fresh.length && app.config.demoHistoryDays > 0) {
+    const started = performance.now();
+    const messages = await backfillDemoHistory(
+      app.database.sql,
+      fresh.map((l) => ({ id: l.id, deviceNo: l.deviceNo, kind: l.kind, floors: l.floors, utcOffsetHours: l.utcOffset })),
+      app.config.demoHistoryDays,
+    );
+    app.log.info({ lifts: fresh.length, days: app.config.demoHistoryDays, messages, ms: Math.round(performance.now() - started) }, 'demo history written');
+  }
   await registerWithBroker(app.brokerAdmin, lifts);
   let sim: ReturnType<typeof spawnSimulator> | null = null;
   app.addHook('onReady', async () => {
     const { url, args } = demoFleetBroker(app);
-    sim = spawnSimulator(lifts, url, (line) => app.log.debug({ simulator: line }), args);
+    // The last demo lift raises a fault soon after the start, so a demo shows one within minutes.
+    const { demoFaultSeconds } = app.config;
+    const fleet = lifts.map((l, i) => (i === lifts.length - 1 && demoFaultSeconds > 0 ? { ...l, faultAfterSeconds: demoFaultSeconds } : l));
+    sim = spawnSimulator(fleet, url, (line) => app.log.debug({ simulator: line }), args);
     sim.ready.then(
       () => app.log.info({ count }, 'demo fleet online'),
       (err: unknown) => app.log.error({ err: err instanceof Error ? err.message : err }, 'demo fleet failed to start'),
