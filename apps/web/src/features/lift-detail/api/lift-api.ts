@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CommandName,
   CommandRecord,
@@ -6,6 +6,7 @@ import type {
   ConfigLogEntry,
   ConfigReadResult,
   DailyStat,
+  IotInfo,
   LiftConfig,
   LiftInfo,
   RunLogEntry,
@@ -40,6 +41,8 @@ export const liftApi = {
     version: number;
     confirmReconfigure?: boolean;
   }) => http.post<CommandResult>(`${base}/run/setting/update`, body),
+  updateIot: (body: { liftId: string; iotInfo: IotInfo }) =>
+    http.post<null>(`${base}/iot/update`, body),
   configLogs: (liftId: string, page: number, pageSize: number, signal?: AbortSignal) =>
     http.get<{ list: ConfigLogEntry[]; total: number }>(
       `${base}/config/logs`,
@@ -77,5 +80,18 @@ export function useConfigLogs(liftId: string, page: number, pageSize: number) {
     queryKey: [...liftDetailKeys.configLogs(liftId), page, pageSize],
     queryFn: ({ signal }) => liftApi.configLogs(liftId, page, pageSize, signal),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** Saves the lift's IoT details; the lift and its configuration history are read again. */
+export function useIotUpdate(liftId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (iotInfo: IotInfo) => liftApi.updateIot({ liftId, iotInfo }),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: liftDetailKeys.info(liftId) }),
+        client.invalidateQueries({ queryKey: liftDetailKeys.configLogs(liftId) }),
+      ]),
   });
 }

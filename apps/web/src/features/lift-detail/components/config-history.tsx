@@ -7,7 +7,26 @@ import { ConfigResultTag } from '../../../components/config-result-tag.tsx';
 import { hasKey, tx } from '../../../lib/i18n/i18n.ts';
 import { useConfigLogs, type ConfigLogEntry } from '../api/lift-api.ts';
 import { configDiff } from '../../../lib/config-model.ts';
-import { ConfigDiffTable } from './config-diff.tsx';
+import { iotChanges } from '../model/iot-info.ts';
+import { ConfigDiffTable, type DiffWords } from './config-diff.tsx';
+
+/** An IoT entry's fields and values (the IoT details, not the configuration). */
+const IOT_WORDS: DiffWords = {
+  label: (key) => tx(`iot.${key}`),
+  value: (key, value) =>
+    value === undefined || value === ''
+      ? '—'
+      : key === 'signal'
+        ? tx('iot.signalValue', { dbm: value })
+        : String(value),
+};
+
+const isIot = (r: ConfigLogEntry) => r.source === 'iot';
+
+/** What an entry changed, as the expanded row lists it. */
+function entryDiff(r: ConfigLogEntry) {
+  return isIot(r) ? iotChanges(r.before, r.after) : configDiff(r.before, r.after);
+}
 
 /** Who changed the configuration, when, and what changed (expand a row). */
 export function ConfigHistory({ liftId }: { liftId: string }) {
@@ -30,7 +49,9 @@ export function ConfigHistory({ liftId }: { liftId: string }) {
         locale={{ emptyText: t('config.history.empty') }}
         data-testid="config-history"
         expandable={{
-          expandedRowRender: (r) => <ConfigDiffTable changes={configDiff(r.before, r.after)} />,
+          expandedRowRender: (r) => (
+            <ConfigDiffTable changes={entryDiff(r)} words={isIot(r) ? IOT_WORDS : undefined} />
+          ),
           rowExpandable: (r) => r.after !== null,
         }}
         pagination={{
@@ -61,7 +82,13 @@ export function ConfigHistory({ liftId }: { liftId: string }) {
             key: 'changes',
             title: t('config.history.changes'),
             render: (_, r) =>
-              t('config.history.changeCount', { count: configDiff(r.before, r.after).length }),
+              isIot(r)
+                ? t('config.history.iotChanges', {
+                    fields: iotChanges(r.before, r.after)
+                      .map((c) => IOT_WORDS.label(c.key))
+                      .join(', '),
+                  })
+                : t('config.history.changeCount', { count: configDiff(r.before, r.after).length }),
           },
           {
             key: 'result',

@@ -13,6 +13,7 @@ import { usePageSubject } from '../../../lib/page-subject.ts';
 import { useLiftInfo } from '../api/lift-api.ts';
 import { CommandsPanel } from './commands-panel.tsx';
 import { ConfigPanel } from './config-panel.tsx';
+import { IotPanel } from './iot-panel.tsx';
 import { LiftHeader } from './lift-header.tsx';
 import { LivePanels } from './live-panels.tsx';
 import { RunLogPanel } from './run-log-panel.tsx';
@@ -114,6 +115,9 @@ export default function LiftDetailPage() {
           status={live.status}
           only={liftAllows(lift, 'liftControl.enable') ? 'all' : 'io'}
         />
+      </Col>
+      <Col xs={24}>
+        <IotPanel liftId={liftId} />
       </Col>
     </Row>
   );

@@ -464,8 +464,6 @@ export default {
   'iot.signalLevel.2': 'Fair',
   'iot.signalLevel.3': 'Good',
   'iot.signalLevel.4': 'Excellent',
-  'iot.saved': 'IoT information saved',
-  'iot.saveFailed': 'Failed to save the IoT information',
   'config.history.source.iot': 'IoT information',
   'config.history.iotChanges': 'IoT information: {{fields}}',
 } satisfies Record<keyof typeof zhCN, string>;

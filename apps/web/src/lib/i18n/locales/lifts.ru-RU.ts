@@ -454,7 +454,7 @@ export default {
   'iot.module': 'Модуль связи',
   'iot.signal': 'Уровень сигнала',
   'iot.notes': 'Примечания',
-  'iot.empty': 'Ещё не сообщались',
+  'iot.empty': 'Пока нет данных',
   'iot.edit': 'Изменить сведения IoT',
   'iot.editTitle': 'Сведения IoT: {{name}}',
   'iot.iccidHint': 'От 18 до 22 цифр, напечатаны на SIM-карте',
@@ -465,8 +465,6 @@ export default {
   'iot.signalLevel.2': 'Удовлетворительный',
   'iot.signalLevel.3': 'Хороший',
   'iot.signalLevel.4': 'Отличный',
-  'iot.saved': 'Сведения IoT сохранены',
-  'iot.saveFailed': 'Не удалось сохранить сведения IoT',
   'config.history.source.iot': 'Сведения IoT',
   'config.history.iotChanges': 'Сведения IoT: {{fields}}',
 } satisfies Record<keyof typeof zhCN, string>;

@@ -459,8 +459,6 @@ export default {
   'iot.signalLevel.2': '一般',
   'iot.signalLevel.3': '良好',
   'iot.signalLevel.4': '极好',
-  'iot.saved': '物联网信息已保存',
-  'iot.saveFailed': '物联网信息保存失败',
   'config.history.source.iot': '物联网信息',
   'config.history.iotChanges': '物联网信息：{{fields}}',
 } satisfies Record<string, string>;
