@@ -9,12 +9,13 @@ import { translateError, translateIssue } from './i18n/i18n.ts';
 export function applyServerIssues(form: FormInstance, error: unknown): boolean {
   if (!(error instanceof ApiError) || error.issues.length === 0) return false;
   const known = new Set(Object.keys(form.getFieldsValue(true) as object));
-  const fields = error.issues
-    .filter((issue) => known.has(issue.path.split('.')[0] ?? ''))
-    .map((issue) => ({
-      name: issue.path.split('.')[0] ?? issue.path,
-      errors: [translateIssue(issue.message)],
-    }));
+  // The first part of the path that is a field of this form: `password`, or `iccid` of
+  // `iotInfo.iccid` when the form edits what the request nests under `iotInfo`.
+  const fieldOf = (path: string) => path.split('.').find((part) => known.has(part));
+  const fields = error.issues.flatMap((issue) => {
+    const name = fieldOf(issue.path);
+    return name ? [{ name, errors: [translateIssue(issue.message)] }] : [];
+  });
   if (fields.length === 0) return false;
   form.setFields(fields);
   return true;
