@@ -47,6 +47,10 @@ describe('demo history generation', () => {
     const calls = messages.filter((m) => m.kind === 'event' && m.message.code.startsWith('RZM')).map((m) => (m.kind === 'event' ? Date.parse(m.message.ts) + 8 * 3_600_000 : 0));
     expect(calls.length).toBeGreaterThan(500);
     expect(calls.filter((t) => new Date(t).getUTCHours() < 5).length).toBe(0);
+    // the administrator works in the daytime
+    const summons = messages.filter((m) => m.kind === 'event' && m.message.code.startsWith('RZY')).map((m) => (m.kind === 'event' ? new Date(Date.parse(m.message.ts) + 8 * 3_600_000).getUTCHours() : 0));
+    expect(summons.length).toBeGreaterThan(0);
+    expect(summons.every((h) => h >= 7 && h < 22)).toBe(true);
     const times = messages.map((m) => (m.kind === 'disconnect' ? m.at.getTime() : Date.parse(m.message.ts)));
     expect(Math.max(...times)).toBeLessThan(to);
     expect(Math.min(...times)).toBeGreaterThanOrEqual(from);

@@ -93,7 +93,7 @@ export function buildHistory(lift: DemoHistoryLift, from: number, to: number): L
     group.push({ kind: 'cmd/ack', liftId, message: { seq: seqAt(t + 500), ts: iso(t + 500), commandId, state: 'done' } });
   };
 
-  // What happens besides trips, at random times (never two in the same hour).
+  // What happens besides trips, at random daytime hours of the site (never two in neighbouring hours).
   const span = to - from;
   const taken = new Set<number>();
   // Ends at least 8 hours before `to`: an offline spell or a fault's clearing is over by then.
@@ -101,7 +101,8 @@ export function buildHistory(lift: DemoHistoryLift, from: number, to: number): L
     for (;;) {
       const t = from + 2 * HOUR + Math.floor(random() * (span - 10 * HOUR));
       const hour = Math.floor(t / HOUR);
-      if (![hour - 1, hour, hour + 1].some((h) => taken.has(h))) {
+      const localHour = new Date(t + lift.utcOffsetHours * HOUR).getUTCHours();
+      if (localHour >= 7 && localHour < 21 && ![hour - 1, hour, hour + 1].some((h) => taken.has(h))) {
         taken.add(hour);
         return t;
       }
