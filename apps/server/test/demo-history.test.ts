@@ -131,6 +131,11 @@ describe.each(DB_KINDS)('demo history of a first start on %s', (kind) => {
     expect(new Date(open[0].raisedAt).getTime()).toBeGreaterThanOrEqual(startedAt.getTime());
     const others = body(await admin.get('/auth/access/alerts?state=open')).result.list.filter((a: any) => a.kind === 'fault' && a.deviceNo !== 'DEMO-0002');
     expect(others).toHaveLength(0);
+    // the simulated lifts run the configuration of their history (their report does not reset it to the factory one)
+    const lifts = await database.sql.query<{ config_version: number; online: boolean; reset: string }>(
+      `select l.config_version, l.online, (select count(*) from lift_config_log c where c.lift_id = l.id and c.version = 0) as reset from lifts l`,
+    );
+    expect(lifts.every((l) => l.online && l.config_version > 0 && Number(l.reset) === 0)).toBe(true);
   }, 60_000);
 
   it('shows the month on the analysis dashboard and the administrator’s commands in the operation log, marked as demo data', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEVICE_KINDS, deviceKindSchema, deviceNoSchema, floorCountSchema } from '@liftlink/protocol';
+import { DEVICE_KINDS, configVersionSchema, deviceKindSchema, deviceNoSchema, floorCountSchema, wireConfigSchema, type LiftConfig } from '@liftlink/protocol';
 import { LiftMachine } from './lift-machine.ts';
 import { MqttLift, type SimLiftSpec } from './mqtt-lift.ts';
 import { seededRandom } from './random.ts';
@@ -15,13 +15,16 @@ export const fleetSpecSchema = z
       firmware: z.string().max(32).optional(),
       /** This lift raises a fault (EC) this many seconds after the start, which clears itself DEMO_FAULT_CLEARS_MS later: a demo shows a fault within minutes. */
       faultAfterSeconds: z.number().int().min(0).max(86_400).optional(),
+      /** The configuration the lift runs and its version (default: the factory configuration, version 0), e.g. the one the server last stored. */
+      config: wireConfigSchema.optional(),
+      configVersion: configVersionSchema.optional(),
     }),
   )
   .max(100_000)
   .refine((lifts) => new Set(lifts.map((l) => l.deviceNo)).size === lifts.length, 'duplicate deviceNo');
 
 /** A lift of the fleet: its connection and, optionally, when it raises its first fault. */
-export type FleetLiftSpec = SimLiftSpec & { faultAfterSeconds?: number };
+export type FleetLiftSpec = SimLiftSpec & { faultAfterSeconds?: number; config?: LiftConfig; configVersion?: number };
 
 /** How long the fault a lift raises at `faultAfterSeconds` lasts. */
 export const DEMO_FAULT_CLEARS_MS = 5 * 60_000;
@@ -73,6 +76,7 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
       deviceNo: spec.deviceNo,
       kind: spec.kind,
       floors: spec.floors,
+      ...(spec.config && spec.configVersion ? { config: spec.config, configVersion: spec.configVersion } : {}),
       now: bootMs,
       random,
       faultRatePerHour: options.faultRatePerHour ?? 0,

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { DEVICE_KINDS } from '@liftlink/protocol';
+import { DEVICE_KINDS, type LiftConfig } from '@liftlink/protocol';
 import { newToken, sha256 } from '../../lib/crypto.ts';
 import type { SqlExecutor } from '../../db/client.ts';
 import type { BrokerAdmin } from './credentials.ts';
@@ -68,13 +68,13 @@ export async function registerWithBroker(admin: BrokerAdmin | null, lifts: Pick<
 
 /** Starts the simulator as a child process speaking real MQTT to the broker; `args` are extra CLI options. */
 export function spawnSimulator(
-  lifts: (Pick<DemoLift, 'deviceNo' | 'secret' | 'kind' | 'floors'> & { faultAfterSeconds?: number })[],
+  lifts: (Pick<DemoLift, 'deviceNo' | 'secret' | 'kind' | 'floors'> & { faultAfterSeconds?: number; config?: LiftConfig; configVersion?: number })[],
   mqttUrl: string,
   log: (msg: string) => void,
   args: string[] = [],
 ): { child: ChildProcess; ready: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet-stdin', '--mqtt', mqttUrl, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end(JSON.stringify(lifts.map(({ deviceNo, secret, kind, floors, faultAfterSeconds }) => ({ deviceNo, secret, kind, floors, faultAfterSeconds }))));
+  child.stdin.end(JSON.stringify(lifts.map(({ deviceNo, secret, kind, floors, faultAfterSeconds, config, configVersion }) => ({ deviceNo, secret, kind, floors, faultAfterSeconds, config, configVersion }))));
   createInterface({ input: child.stderr }).on('line', (line) => log(line));
   const ready = new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -126,7 +126,10 @@ export default fp(async (app) => {
     const { url, args } = demoFleetBroker(app);
     // The last demo lift raises a fault soon after the start, so a demo shows one within minutes.
     const { demoFaultSeconds } = app.config;
-    const fleet = lifts.map((l, i) => (i === lifts.length - 1 && demoFaultSeconds > 0 ? { ...l, faultAfterSeconds: demoFaultSeconds } : l));
+    // Each lift runs the configuration stored last (its history's, or one set before a restart), not the factory one.
+    const stored = await app.database.sql.query<{ id: string; config: LiftConfig | null; config_version: number }>(`select id, config, config_version from lifts where id = any($1::uuid[])`, [lifts.map((l) => l.id)]);
+    const configs = new Map(stored.filter((r) => r.config && r.config_version > 0).map((r) => [r.id, { config: r.config!, configVersion: r.config_version }]));
+    const fleet = lifts.map((l, i) => ({ ...l, ...configs.get(l.id), ...(i === lifts.length - 1 && demoFaultSeconds > 0 ? { faultAfterSeconds: demoFaultSeconds } : {}) }));
     sim = spawnSimulator(fleet, url, (line) => app.log.debug({ simulator: line }), args);
     sim.ready.then(
       () => app.log.info({ count }, 'demo fleet online'),
