@@ -177,6 +177,10 @@ async function startServer(): Promise<{ server: LiftServer; stop: () => Promise<
       MQTT_PORT: String(mqttPort),
       SIMULATOR: '4',
       HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+      // Lifts as they come from the factory: the tests count what they make happen, so no
+      // 30-day demo history and no demo fault (both have their integration test).
+      DEMO_HISTORY_DAYS: '0',
+      DEMO_FAULT_SECONDS: '0',
       WEB_DIST: webDist,
       LIFTLINK_ADMIN_PASSWORD: ADMIN.password,
       PUBLIC_URL: url,

@@ -41,6 +41,13 @@ describe('audited actions', () => {
     }
   });
 
+  it('says when an entry is the demo fleet\'s generated history', () => {
+    const detail = { name: 'restart', args: {}, demo: true };
+    expect(auditSummary('lift.command', detail, 'en-US')).toBe('Restart · demo data');
+    expect(auditSummary('lift.command', detail, 'ru-RU')).toBe('Перезапуск · демо-данные');
+    expect(auditSummary('lift.command', { name: 'restart', args: {} }, 'zh-CN')).toBe('重新启动');
+  });
+
   it('words a factory-bench step and its failure reason in the reader language', () => {
     const channel = { deviceNo: 'LL-0001', channel: 2, enabled: true, slaveAddress: 1, functionCode: 3, startRegister: 0, count: 10, intervalMs: 1000, timeoutMs: 300, retries: 1 };
     expect(auditActionName('manufacture.serial.writeChannel', 'en-US')).toBe('Polling channel written');

@@ -431,5 +431,8 @@ export function auditSummary(action: string, detail: AuditDetail | null | undefi
   const values: Values = {};
   for (const field of a.fields) values[field] = str(d[field]);
   const text = fillTemplate(template[l], { ...values, ...a.values?.(d, l) });
-  return reason ? `${text} · ${reason}` : text;
+  // The demo fleet's generated history says so wherever it is read (page and CSV).
+  return [text, reason, d.demo === true ? DEMO_DATA[l] : ''].filter(Boolean).join(' · ');
 }
+
+const DEMO_DATA = localized('演示数据', 'demo data', 'демо-данные');
