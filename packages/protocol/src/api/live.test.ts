@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialLiftStatus } from '../device/status.ts';
-import { LIVE_SUBSCRIBE_MAX, fleetStatusOf, parseLiveClientMessage } from './live.ts';
+import { LIVE_SUBSCRIBE_MAX, fleetStatusOf } from './live-messages.ts';
+import { parseLiveClientMessage } from './live.ts';
 
 const LIFT = '6f1c2a3b-0000-4000-8000-000000000001';
 const text = (message: unknown) => JSON.stringify(message);

@@ -1,0 +1,113 @@
+import type { CommandState, RefusalReason } from '../device/commands.ts';
+import type { PresenceReason } from '../device/events.ts';
+import type { LiftStatus } from '../device/status.ts';
+import type { AlertView } from './alerts.ts';
+import type { ApiCode } from './envelope.ts';
+
+/**
+ * The live WebSocket (`GET /ws/live`): JSON messages both ways, typed here for the server
+ * that writes them and the web client that reads them. Zod-free, so the web shell can use
+ * it without zod; what the server receives is checked by the schema in live.ts.
+ */
+
+/** The most lift ids one subscribe or unsubscribe message may carry. */
+export const LIVE_SUBSCRIBE_MAX = 500;
+
+/** Messages a browser may send (live.ts checks them on arrival). */
+export type LiveClientMessage =
+  /** The session, when the HttpOnly cookie did not come with the upgrade. */
+  | { type: 'auth'; token: string }
+  /** `since`: per lift, the id of the last run-log entry the client holds; newer ones are replayed. */
+  | { type: 'subscribe'; liftIds: string[]; since?: Record<string, number> }
+  | { type: 'unsubscribe'; liftIds: string[] }
+  /** Presence, mode, floor and fault changes of every lift the user may see (the fleet list), and alerts. */
+  | { type: 'subscribeFleet' }
+  | { type: 'ping' };
+
+/** Why a client message was refused; the web client translates it as `errors.<code>`. */
+export type LiveErrorCode = Extract<ApiCode, 'request.malformed' | 'validation.failed' | 'auth.unauthorized' | 'forbidden' | 'internal'>;
+
+export interface LiveStatusMessage {
+  type: 'status';
+  liftId: string;
+  seq: number;
+  ts: string;
+  status: LiftStatus;
+}
+
+/** A run-log entry; `reason` only on the cloud's ONLINE / OFFLINE entries (whose seq is negative). */
+export interface LiveEventMessage {
+  type: 'event';
+  liftId: string;
+  id: number;
+  seq: number;
+  ts: string;
+  code: string;
+  floor: number | null;
+  fault: boolean;
+  reason?: PresenceReason | null;
+}
+
+export interface LivePresenceMessage {
+  type: 'presence';
+  liftId: string;
+  online: boolean;
+  ts: string;
+}
+
+export interface LiveCommandMessage {
+  type: 'command';
+  liftId: string;
+  commandId: string;
+  name: string;
+  state: CommandState;
+  reason: RefusalReason | null;
+}
+
+/** The lift reported a configuration (a new version or the same one again). */
+export interface LiveConfigMessage {
+  type: 'config';
+  liftId: string;
+  version: number;
+}
+
+/** A new alert (the alerts page and the notification bell). */
+export interface LiveAlertMessage {
+  type: 'alert';
+  liftId: string;
+  alert: AlertView;
+}
+
+/** A fleet subscriber's digest of a status. */
+export interface LiveFleetStatusMessage {
+  type: 'fleetStatus';
+  liftId: string;
+  mode: LiftStatus['mode'];
+  floor: number | null;
+  activeFault: string | null;
+}
+
+/** A change of one lift, as the live bus carries it between instances (and command waiters hear it). */
+export type LiveChange = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveAlertMessage;
+
+/** What a subscriber of one lift is given. */
+export type LiftLiveMessage = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage;
+
+/** What a fleet subscriber is given: presence, a digest of each status, and alerts. */
+export type FleetLiveMessage = LivePresenceMessage | LiveFleetStatusMessage | LiveAlertMessage;
+
+/** Everything `/ws/live` sends. */
+export type LiveServerMessage =
+  | LiveChange
+  | LiveFleetStatusMessage
+  | { type: 'ready' }
+  | { type: 'pong' }
+  | { type: 'subscribed'; liftIds: string[]; denied: string[] }
+  | { type: 'unsubscribed'; liftIds: string[] }
+  | { type: 'fleetSubscribed'; count: number }
+  | { type: 'error'; code: LiveErrorCode };
+
+/** The fleet's digest of a status: its mode, floor and first active fault. */
+export function fleetStatusOf(message: LiveStatusMessage): LiveFleetStatusMessage {
+  return { type: 'fleetStatus', liftId: message.liftId, mode: message.status.mode, floor: message.status.floor, activeFault: message.status.faults[0] ?? null };
+}
