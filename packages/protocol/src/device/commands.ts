@@ -98,9 +98,6 @@ export function isFinalCommandState(state: CommandState): boolean {
   return FINAL_COMMAND_STATES.includes(state);
 }
 
-/** Default lifetime of a command, after which the lift refuses it as `expired`. */
-export const COMMAND_TTL_MS = 15_000;
-
 /**
  * Why a lift refused or failed a command (`offline` and `timeout` are set by the cloud).
  * The texts are here because the server returns the reason in the caller's language.
