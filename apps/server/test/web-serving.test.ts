@@ -177,4 +177,12 @@ describe('the web client as the server sends it', () => {
     expect(json.statusCode).toBe(404);
     expect(body(json).code).toBe('notFound');
   });
+
+  it('serves the page at the site root whatever the client accepts', async () => {
+    for (const accept of [undefined, '*/*', 'application/json']) {
+      const res = await get('/', accept ? { accept } : {});
+      expect(res.statusCode, accept).toBe(200);
+      expect(res.headers['content-type'], accept).toMatch(/text\/html/);
+    }
+  });
 });

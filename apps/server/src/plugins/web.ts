@@ -50,7 +50,9 @@ export default fp(async (app) => {
     app.log.warn({ root }, 'web client not built: run `npm run build` to serve it');
   }
   app.setNotFoundHandler((request, reply) => {
-    const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    // A page request: a browser's (it accepts HTML), or the site's root, whoever asks (a
+    // health check of a proxy, `curl http://host:8080/`).
+    const wantsPage = request.method === 'GET' && ((request.headers.accept ?? '').includes('text/html') || request.url.split('?')[0] === '/');
     if (hasWeb && wantsPage && !API_ONLY.test(request.url) && !path.extname(request.url.split('?')[0]!)) {
       return reply.sendFile('index.html', root);
     }
