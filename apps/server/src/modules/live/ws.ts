@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
-import { TOKEN_COOKIE, fleetStatusOf, hasPermission, parseLiveClientMessage, type LiveChange, type LiveServerMessage, type LiftStatus, type PresenceReason } from '@liftlink/protocol';
-import { liftFilter } from '../access/policy.ts';
+import { TOKEN_COOKIE, fleetStatusOf, hasPermission, parseLiveClientMessage, type LiveChange, type LiveServerMessage } from '@liftlink/protocol';
+import { fleetLiftIds, liveState, runLogSince, visibleLiftIds } from './repository.ts';
 import type { AuthContext } from '../../types.ts';
 
 const HEARTBEAT_MS = 15_000;
@@ -48,12 +48,6 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
 
   const authFromToken = async (token: string | undefined): Promise<AuthContext | null> => (token && token.length <= 200 ? app.sessionFromToken(token, false) : null);
 
-
-  async function visible(auth: AuthContext, liftIds: string[]): Promise<Set<string>> {
-    const scope = liftFilter(auth, 2, 'lift.get');
-    const rows = await sql.query<{ id: string }>(`select id from lifts l where l.id = any($1::uuid[]) and ${scope.where}`, scope.param ? [liftIds, scope.param] : [liftIds]);
-    return new Set(rows.map((r) => r.id));
-  }
 
   app.get('/ws/live', { websocket: true, config: { access: 'public' }, schema: LIVE_SOCKET_SCHEMA }, (socket: WebSocket, request) => {
     let auth: AuthContext | null = null;
@@ -110,28 +104,20 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
         }
         if (msg.type === 'subscribeFleet') {
           if (!hasPermission(auth.permissions, 'lift.query')) return send({ type: 'error', code: 'forbidden' });
-          const scope = liftFilter(auth, 1, 'lift.query');
-          const rows = await sql.query<{ id: string }>(`select id from lifts l where ${scope.where}`, scope.param ? [scope.param] : []);
-          fleet = new Set(rows.map((r) => r.id));
+          fleet = await fleetLiftIds(sql, auth);
           return send({ type: 'fleetSubscribed', count: fleet.size });
         }
-        const allowed = await visible(auth, msg.liftIds);
+        const allowed = await visibleLiftIds(sql, auth, msg.liftIds);
         allowed.forEach((id) => lifts.add(id));
         send({ type: 'subscribed', liftIds: [...allowed], denied: msg.liftIds.filter((id) => !allowed.has(id)) });
         // Catch the client up: the current state, then the run-log entries it has not seen.
         for (const liftId of allowed) {
-          const [lift] = await sql.query<{ online: boolean; status: LiftStatus | null; status_seq: string; status_at: Date | null; last_seen_at: Date | null }>(
-            `select online, status, status_seq, status_at, last_seen_at from lifts where id = $1`,
-            [liftId],
-          );
+          const lift = await liveState(sql, liftId);
           send({ type: 'presence', liftId, online: lift!.online, ts: new Date(lift!.last_seen_at ?? 0).toISOString() });
           if (lift!.status) send({ type: 'status', liftId, seq: Number(lift!.status_seq), ts: new Date(lift!.status_at!).toISOString(), status: lift!.status });
           const since = msg.since?.[liftId];
           if (since !== undefined) {
-            const events = await sql.query<{ id: string; seq: string; ts: Date; code: string; floor: number | null; fault: boolean; reason: PresenceReason | null }>(
-              `select id, seq, ts, code, floor, fault, reason from lift_events where lift_id = $1 and id > $2 order by id limit $3`,
-              [liftId, since, REPLAY_LIMIT],
-            );
+            const events = await runLogSince(sql, liftId, since, REPLAY_LIMIT);
             for (const e of events) send({ type: 'event', liftId, id: Number(e.id), seq: Number(e.seq), ts: new Date(e.ts).toISOString(), code: e.code, floor: e.floor, fault: e.fault, reason: e.reason });
           }
         }

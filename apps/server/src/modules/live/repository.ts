@@ -1,0 +1,37 @@
+import type { LiftStatus, PresenceReason } from '@liftlink/protocol';
+import type { SqlExecutor } from '../../db/client.ts';
+import type { AuthContext } from '../../types.ts';
+import { liftFilter } from '../access/policy.ts';
+
+/** The live socket's reads: which lifts a subscriber may follow, and what it missed. */
+
+/** Of `liftIds`, those the caller may open (lift.get in a scope that reaches them). */
+export async function visibleLiftIds(sql: SqlExecutor, auth: AuthContext, liftIds: string[]): Promise<Set<string>> {
+  const scope = liftFilter(auth, 2, 'lift.get');
+  const rows = await sql.query<{ id: string }>(`select id from lifts l where l.id = any($1::uuid[]) and ${scope.where}`, scope.param ? [liftIds, scope.param] : [liftIds]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Every lift of the fleet list the caller may see (lift.query). */
+export async function fleetLiftIds(sql: SqlExecutor, auth: AuthContext): Promise<Set<string>> {
+  const scope = liftFilter(auth, 1, 'lift.query');
+  const rows = await sql.query<{ id: string }>(`select id from lifts l where ${scope.where}`, scope.param ? [scope.param] : []);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A lift's presence and last status, sent first to a new subscriber. */
+export async function liveState(sql: SqlExecutor, liftId: string) {
+  const [lift] = await sql.query<{ online: boolean; status: LiftStatus | null; status_seq: string; status_at: Date | null; last_seen_at: Date | null }>(
+    `select online, status, status_seq, status_at, last_seen_at from lifts where id = $1`,
+    [liftId],
+  );
+  return lift;
+}
+
+/** The run-log entries after `since` (an entry id), oldest first, at most `limit`. */
+export function runLogSince(sql: SqlExecutor, liftId: string, since: number, limit: number) {
+  return sql.query<{ id: string; seq: string; ts: Date; code: string; floor: number | null; fault: boolean; reason: PresenceReason | null }>(
+    `select id, seq, ts, code, floor, fault, reason from lift_events where lift_id = $1 and id > $2 order by id limit $3`,
+    [liftId, since, limit],
+  );
+}
