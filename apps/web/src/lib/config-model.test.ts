@@ -25,11 +25,13 @@ function messageFor(patch: Record<string, unknown>, key: string): string | undef
   return issue ? configIssueText(issue) : undefined;
 }
 
+// The lift screens' texts are a bundle of their own: load them as the pages do, for every
+// block of this file (a block must not rely on another having run first).
+beforeAll(async () => {
+  await useEnglish();
+});
+
 describe('configuration form', () => {
-  beforeAll(async () => {
-    // The lift screens' texts are a bundle of their own: load it as the pages do.
-    await useEnglish();
-  });
 
   it('has only the fields of the lift’s floors, grouped by part and group', () => {
     const sections = configSections(2);
