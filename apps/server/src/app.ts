@@ -25,6 +25,7 @@ import healthRoutes from './modules/health/routes.ts';
 import systemUsers from './modules/system/users.ts';
 import systemRoles from './modules/system/roles.ts';
 import systemOrgs from './modules/system/orgs.ts';
+import inviteRoutes from './modules/invites/routes.ts';
 import ingestPlugin from './modules/ingest/plugin.ts';
 import liftRoutes from './modules/lifts/routes.ts';
 import liveSocket, { closeLiveSockets } from './modules/live/ws.ts';
@@ -125,6 +126,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(systemUsers);
   await app.register(systemRoles);
   await app.register(systemOrgs);
+  await app.register(inviteRoutes);
   await app.register(liftRoutes);
   await app.register(liveSocket);
   await app.register(alertRoutes);

@@ -12,6 +12,8 @@ export * from './api/operation-log.ts';
 export * from './api/audit-actions.ts';
 export * from './api/health.ts';
 export * from './api/backup.ts';
+export * from './api/invite-code.ts';
+export * from './api/invites.ts';
 export * from './access/permissions.ts';
 export * from './access/routes.ts';
 export * from './device/index.ts';

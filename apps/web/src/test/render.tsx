@@ -39,6 +39,7 @@ export function userInfo(
     role: { id: '22222222-2222-4222-8222-222222222222', name: role, permissions },
     routes: filterRoutes(APP_ROUTES, ids),
     settings: {},
+    awaitingOrganization: false,
     ...extra,
   };
 }

@@ -81,6 +81,8 @@ const REASONS: Record<string, LocalizedText> = {
   frozen: localized('账户已冻结', 'The account is frozen', 'Учётная запись заморожена'),
   pending: localized('账户尚未激活', 'The account is not activated yet', 'Учётная запись ещё не активирована'),
   oldPasswordWrong: localized('原密码错误', 'The old password is wrong', 'Неверный старый пароль'),
+  inviteInvalid: localized('邀请码无效', 'The invite code is not valid', 'Код приглашения недействителен'),
+  'user.hasOrganization': localized('账户已属于某个组织', 'The account already belongs to an organization', 'Учётная запись уже состоит в организации'),
   'validation.failed': localized('数据无效', 'The data is not valid', 'Недопустимые данные'),
   forbidden: localized('没有权限', 'No permission', 'Нет прав'),
   'lift.notFound': localized('设备不存在', 'The lift was not found', 'Лифт не найден'),
@@ -165,6 +167,9 @@ const COMMAND_FIELDS = ['name', 'args', 'reason'] as const;
 const IOT_FIELDS = ['mode', 'kind', 'floors', 'firmware', 'controllerSerial', 'code'] as const;
 const iotExample = { mode: 'assign', kind: 'inclinedStraightRack', floors: 2, firmware: '1.2.0', controllerSerial: 'C0FFEE01' };
 const def = (d: AuditActionDef): AuditActionDef => d;
+/** An invite code in an audit detail: its prefix, organization and role (never the code). */
+const INVITE_FIELDS = ['prefix', 'orgId', 'orgName', 'roleId', 'roleName', 'maxUses', 'days'] as const;
+const inviteOf = (i: AuditDetail): Values => ({ prefix: str(i.prefix), orgName: str(i.orgName), roleName: str(i.roleName) });
 
 export const AUDIT_ACTIONS = {
   'auth.login': def({
@@ -183,7 +188,17 @@ export const AUDIT_ACTIONS = {
     variant: (d) => (d.reason ? 'refused' : 'default'),
     examples: [{ otherSessionsEnded: 2 }, { reason: 'oldPasswordWrong' }],
   }),
-  'auth.register': def({ name: localized('注册', 'Registration', 'Регистрация'), fields: [], summary: { default: localized('新账户待激活', 'New account awaiting activation', 'Новая учётная запись ждёт активации') }, examples: [{}] }),
+  'auth.register': def({
+    name: localized('注册', 'Registration', 'Регистрация'),
+    fields: ['invite'],
+    summary: {
+      default: localized('新账户待激活', 'New account awaiting activation', 'Новая учётная запись ждёт активации'),
+      invite: localized('新账户待激活，邀请码 {prefix}… 加入 {orgName}（{roleName}）', 'New account awaiting activation, joins {orgName} as {roleName} with code {prefix}…', 'Новая учётная запись ждёт активации, код {prefix}…: {orgName}, роль {roleName}'),
+    },
+    variant: (d) => (d.invite ? 'invite' : 'default'),
+    values: (d) => inviteOf(obj(d.invite)),
+    examples: [{}, { invite: { id: 'i1', prefix: 'K7QM', orgId: 'o1', orgName: 'Metro', roleId: 'r1', roleName: 'operator' } }],
+  }),
   'auth.activate': def({ name: localized('激活账户', 'Account activation', 'Активация учётной записи'), fields: [], summary: { default: localized('账户已激活', 'Account activated', 'Учётная запись активирована') }, examples: [{}] }),
   'auth.resetRequested': def({ name: localized('申请重置密码', 'Password reset request', 'Запрос сброса пароля'), fields: [], summary: { default: localized('已发送重置密码链接', 'A reset link was sent', 'Отправлена ссылка для сброса') }, examples: [{}] }),
   'auth.passwordReset': def({ name: localized('重置密码', 'Password reset', 'Сброс пароля'), fields: [], summary: { default: localized('已通过链接设置新密码', 'A new password was set by link', 'Новый пароль задан по ссылке') }, examples: [{}] }),
@@ -249,6 +264,35 @@ export const AUDIT_ACTIONS = {
   'user.thaw': def({ name: localized('解冻用户', 'User unfrozen', 'Разморозка пользователя'), fields: ['before'], summary: { default: localized('用户可以再次登录', 'The user may sign in again', 'Пользователь снова может войти') }, examples: [{ before: 'frozen' }] }),
   'user.resetPassword': def({ name: localized('重置用户密码', 'User password reset', 'Сброс пароля пользователя'), fields: ['sessionsEnded'], summary: { default: SESSIONS_ENDED }, examples: [{ sessionsEnded: 0 }] }),
   'user.endSessions': def({ name: localized('结束用户会话', 'User sessions ended', 'Завершение сеансов пользователя'), fields: ['sessionsEnded'], summary: { default: SESSIONS_ENDED }, examples: [{ sessionsEnded: 3 }] }),
+  'user.assign': def({
+    name: localized('分配组织', 'Account assigned', 'Назначение учётной записи'),
+    fields: ['orgId', 'orgName', 'roleId', 'roleName'],
+    summary: { default: localized('加入 {orgName}，角色 {roleName}', 'Joins {orgName} as {roleName}', 'Организация {orgName}, роль {roleName}') },
+    examples: [{ orgId: 'o1', orgName: 'Metro', roleId: 'r1', roleName: 'operator' }],
+  }),
+  'invite.create': def({
+    name: localized('创建邀请码', 'Invite code created', 'Создание кода приглашения'),
+    fields: INVITE_FIELDS,
+    summary: { default: localized('邀请码 {prefix}…：{orgName}（{roleName}），{maxUses} 次，{days} 天', 'Code {prefix}…: {orgName} as {roleName}, {maxUses} uses, {days} days', 'Код {prefix}…: {orgName}, роль {roleName}, использований: {maxUses}, дней: {days}') },
+    examples: [{ prefix: 'K7QM', orgId: 'o1', orgName: 'Metro', roleId: 'r1', roleName: 'operator', maxUses: 5, days: 7 }],
+  }),
+  'invite.revoke': def({
+    name: localized('撤销邀请码', 'Invite code revoked', 'Отзыв кода приглашения'),
+    fields: INVITE_FIELDS,
+    summary: { default: localized('邀请码 {prefix}…（{orgName}）已失效', 'Code {prefix}… ({orgName}) no longer works', 'Код {prefix}… ({orgName}) больше не действует') },
+    examples: [{ prefix: 'K7QM', orgId: 'o1', orgName: 'Metro', roleId: 'r1', roleName: 'operator', maxUses: 5, days: 7 }],
+  }),
+  'invite.redeem': def({
+    name: localized('使用邀请码', 'Invite code redeemed', 'Ввод кода приглашения'),
+    fields: ['invite', 'reason'],
+    summary: {
+      default: localized('邀请码 {prefix}… 加入 {orgName}（{roleName}）', 'Joins {orgName} as {roleName} with code {prefix}…', 'Код {prefix}…: {orgName}, роль {roleName}'),
+      refused: localized('邀请码未被接受', 'The code was not accepted', 'Код не принят'),
+    },
+    variant: (d) => (d.reason ? 'refused' : 'default'),
+    values: (d) => inviteOf(obj(d.invite)),
+    examples: [{ invite: { id: 'i1', prefix: 'K7QM', orgId: 'o1', orgName: 'Metro', roleId: 'r1', roleName: 'operator' } }, { reason: 'inviteInvalid' }, { reason: 'user.hasOrganization' }],
+  }),
   'org.create': def({ name: localized('创建组织', 'Organization created', 'Создание организации'), fields: ['after'], summary: { default: NAMED('组织', 'Organization', 'Организация') }, values: nameOf, examples: [{ after: { name: 'Metro', kind: 'operator' } }] }),
   'org.update': def({ name: localized('修改组织', 'Organization changed', 'Изменение организации'), fields: ['before', 'after'], summary: { default: NAMED('组织', 'Organization', 'Организация') }, values: nameOf, examples: [{ before: { name: 'Metro' }, after: { id: 'o1', name: 'Metro North' } }] }),
   'org.delete': def({ name: localized('删除组织', 'Organization deleted', 'Удаление организации'), fields: [], summary: { default: localized('组织已删除', 'The organization was deleted', 'Организация удалена') }, examples: [{}] }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LANGUAGES, PASSWORD_MAX, PASSWORD_MIN } from '../constants.ts';
 import { actionSchema, permissionIdSchema, scopeSchema } from '../access/permissions.ts';
 import type { RouteEntry } from '../access/routes.ts';
+import { inviteCodeSchema } from './invite-code.ts';
 
 /**
  * Request schemas of the auth API. Messages are i18n keys (`validation.*`) that the web
@@ -66,6 +67,8 @@ export const registerSchema = z.strictObject({
   mobile: mobileSchema,
   captcha: captchaSchema,
   language: z.enum(LANGUAGES).optional(),
+  /** An organization's invite code: the new account joins it (docs/product.md, "Invite codes"). */
+  inviteCode: inviteCodeSchema.optional(),
 });
 export const registerFormSchema = registerSchema
   .extend({ confirm: z.string().min(1, 'validation.required') })
@@ -117,6 +120,8 @@ export const userInfoSchema = z.strictObject({
   role: z.strictObject({ id: z.string(), name: z.string(), permissions: z.array(userInfoPermissionSchema) }),
   routes: z.array(routeEntrySchema),
   settings: z.record(z.string(), z.unknown()),
+  /** No organization and no grant of scope `all` but the documents: the user sees no lift until they join one (an invite code, or an administrator assigns them). */
+  awaitingOrganization: z.boolean(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

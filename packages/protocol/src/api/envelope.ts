@@ -43,6 +43,8 @@ export const API_CODES = {
   'user.exists': { status: 409, msg: 'A user with this username, email or mobile already exists' },
   'user.notFound': { status: 404, msg: 'User not found' },
   'user.self': { status: 409, msg: 'You cannot do this to your own account' },
+  'user.hasOrganization': { status: 409, msg: 'The account already belongs to an organization' },
+  'invite.notFound': { status: 404, msg: 'Invite code not found' },
   'role.notFound': { status: 404, msg: 'Role not found' },
   'role.exists': { status: 409, msg: 'A role with this name already exists' },
   'role.inUse': { status: 409, msg: 'The role is still held by users' },

@@ -31,6 +31,8 @@ import { consumeSubjectCode, consumeToken, issueCode, lastIssuedAgoMs } from './
 import { createSession, revokeSession, revokeUserSessions } from './sessions.ts';
 import { createPendingUser, findTaken, findUserByLogin, findUserById, findUserByMobile, loadUserInfo, markLogin, setPasswordHash, setUserStatus, type UserRow } from '../users/repository.ts';
 import { roleIdByName } from '../system/role-repository.ts';
+import { inviteDetail, inviteHash, inviteInvalid } from '../invites/codes.ts';
+import { findUsableInvite, redeemInvite } from '../invites/repository.ts';
 import { mailText } from './mail-texts.ts';
 import { secureCookies, setCsrfCookie } from './cookies.ts';
 
@@ -146,6 +148,12 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/auth/register', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(registeredSchema), body: registerSchema } }, async (request) => {
     const b = request.body;
     await assertNotBlocked(sql, [addressKey(request.ip)]);
+    // A wrong invite code refuses the registration before the SMS code is spent; it counts as a failed attempt.
+    const inviteCodeHash = b.inviteCode ? inviteHash(b.inviteCode) : null;
+    if (inviteCodeHash && !(await findUsableInvite(sql, inviteCodeHash))) {
+      await recordFailure(sql, [addressKey(request.ip)]);
+      throw inviteInvalid('inviteCode');
+    }
     if (!(await consumeSubjectCode(sql, 'sms', b.mobile, b.captcha))) {
       await recordFailure(sql, [addressKey(request.ip)]);
       throw new AppError('auth.badCaptcha');
@@ -154,11 +162,20 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const taken = await findTaken(sql, b);
     if (taken.length) throw new AppError('user.exists', { fields: taken });
     const roleId = (await roleIdByName(sql, 'viewer'))!;
-    const userId = await createPendingUser(sql, { username: b.username, email: b.email, mobile: b.mobile, passwordHash: await hashPassword(b.password), roleId, language: b.language ?? 'zh-CN' });
+    const passwordHash = await hashPassword(b.password);
+    // With an invite code the use is counted and the account made in one transaction: all or nothing.
+    const created = await sql.transaction(async (tx) => {
+      const invite = inviteCodeHash ? await redeemInvite(tx, inviteCodeHash) : undefined;
+      if (inviteCodeHash && !invite) return null;
+      const id = await createPendingUser(tx, { username: b.username, email: b.email, mobile: b.mobile, passwordHash, roleId: invite?.roleId ?? roleId, orgId: invite?.orgId ?? null, language: b.language ?? 'zh-CN' });
+      return { id, invite };
+    });
+    if (!created) throw inviteInvalid('inviteCode');
+    const userId = created.id;
     const token = newToken();
     await issueCode(sql, 'activate', userId, token, ACTIVATION_VALID_MS);
     await app.mailer.send({ to: b.email, ...mailText('activate', b.language, `${app.config.publicUrl}/user/activate?token=${token}`) });
-    await app.audit({ action: 'auth.register', result: 'ok', userId, username: b.username, ip: request.ip });
+    await app.audit({ action: 'auth.register', result: 'ok', userId, username: b.username, ip: request.ip, ...(created.invite ? { detail: { invite: inviteDetail(created.invite) } } : {}) });
     return ok({ email: b.email });
   });
 

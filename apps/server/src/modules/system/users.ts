@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pageQuerySchema, userCreateSchema, userIdSchema, userResetPasswordSchema, userUpdateSchema, responsesOf, emptyResultSchema, userPageSchema, createdIdSchema, endedSessionsSchema } from '@liftlink/protocol';
+import { userListQuerySchema, userAssignSchema, userCreateSchema, userIdSchema, userResetPasswordSchema, userUpdateSchema, responsesOf, emptyResultSchema, userPageSchema, createdIdSchema, endedSessionsSchema } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
 import { assertAcceptablePassword, hashPassword } from '../../lib/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
-import { createUser, findTaken, findUserById, listUsers, setPasswordHash, setUserStatus, updateUser } from '../users/repository.ts';
+import { createUser, findTaken, findUserById, joinOrganization, listUsers, setPasswordHash, setUserStatus, updateUser } from '../users/repository.ts';
 import { findOrg } from './org-repository.ts';
 import { findRole } from './role-repository.ts';
 
@@ -22,7 +22,8 @@ const systemUsers: FastifyPluginAsyncZod = async (app) => {
     return user;
   }
 
-  app.get(base, { config: { access: 'user.query' }, schema: { tags: ['users'], response: responsesOf(userPageSchema), querystring: pageQuerySchema } }, async (request) => ok(await listUsers(sql, request.query)));
+  /** `awaiting=true`: only the accounts awaiting an organization (docs/product.md, "Invite codes"). */
+  app.get(base, { config: { access: 'user.query' }, schema: { tags: ['users'], response: responsesOf(userPageSchema), querystring: userListQuerySchema } }, async (request) => ok(await listUsers(sql, request.query)));
 
   app.post(`${base}/create`, { config: { access: 'user.add' }, schema: { tags: ['users'], response: responsesOf(createdIdSchema), body: userCreateSchema } }, async (request) => {
     const b = request.body;
@@ -47,6 +48,20 @@ const systemUsers: FastifyPluginAsyncZod = async (app) => {
       action: 'user.update', result: 'ok', userId: request.auth!.userId, username: request.auth!.username, ip: request.ip, targetType: 'user', targetId: b.id,
       detail: { before: { name: before.name, email: before.email, mobile: before.mobile, roleId: before.role_id, orgId: before.org_id, twoStep: before.two_step }, change: { ...b } },
     });
+    return ok(null, 'modification successful');
+  });
+
+  /** An account awaiting an organization gets one and a role; one that has an organization is refused. */
+  app.post(`${base}/assign`, { config: { access: 'user.edit' }, schema: { tags: ['users'], response: responsesOf(emptyResultSchema), body: userAssignSchema } }, async (request) => {
+    const b = request.body;
+    const user = await existing(b.id);
+    if (user.id === request.auth!.userId) throw new AppError('user.self');
+    const org = await findOrg(sql, b.orgId);
+    if (!org) throw new AppError('org.notFound');
+    const role = await findRole(sql, b.roleId);
+    if (!role) throw new AppError('role.notFound');
+    if (!(await joinOrganization(sql, user.id, b.orgId, b.roleId))) throw new AppError('user.hasOrganization');
+    await app.audit({ action: 'user.assign', result: 'ok', userId: request.auth!.userId, username: request.auth!.username, ip: request.ip, targetType: 'user', targetId: user.id, detail: { orgId: b.orgId, orgName: org.name, roleId: b.roleId, roleName: role.name } });
     return ok(null, 'modification successful');
   });
 

@@ -50,10 +50,19 @@ export async function findTaken(sql: SqlExecutor, u: { username?: string; email?
   return [...taken];
 }
 
+/**
+ * A user awaiting an organization (docs/product.md, "Invite codes"): none yet, and no grant
+ * of scope `all` but the shared documents, so they reach no lift and administer nothing. A
+ * condition on users `u` joined with their role `r`; user info and the users list share it.
+ */
+const AWAITING_ORGANIZATION = `(u.org_id is null and not exists (
+  select 1 from jsonb_array_elements(r.permissions) as p(entry)
+   where p.entry->>'scope' = 'all' and p.entry->>'permissionId' <> 'document' and jsonb_array_length(p.entry->'actions') > 0))`;
+
 /** `/auth/access/info`: the user, the role with the spec's permission shape, and the filtered routes. */
 export async function loadUserInfo(sql: SqlExecutor, userId: string): Promise<UserInfo | null> {
-  const [row] = await sql.query<UserRow & { role_name: string; role_type: string; permissions: Permission[]; org_name: string | null; org_kind: 'manufacturer' | 'operator' | null }>(
-    `select u.*, r.name as role_name, r.role_type, r.permissions, o.name as org_name, o.kind as org_kind
+  const [row] = await sql.query<UserRow & { role_name: string; role_type: string; permissions: Permission[]; org_name: string | null; org_kind: 'manufacturer' | 'operator' | null; awaiting: boolean }>(
+    `select u.*, r.name as role_name, r.role_type, r.permissions, o.name as org_name, o.kind as org_kind, ${AWAITING_ORGANIZATION} as awaiting
        from users u join roles r on r.id = u.role_id left join organizations o on o.id = u.org_id where u.id = $1`,
     [userId],
   );
@@ -77,13 +86,15 @@ export async function loadUserInfo(sql: SqlExecutor, userId: string): Promise<Us
     role: { id: row.role_id, name: row.role_name, permissions },
     routes: filterRoutes(APP_ROUTES, new Set(permissions.map((p) => p.permissionId))),
     settings: row.settings,
+    awaitingOrganization: row.awaiting,
   };
 }
 
-export async function listUsers(sql: SqlExecutor, q: { page: number; pageSize: number; keyword?: string | undefined }): Promise<{ list: UserView[]; total: number }> {
+/** A page of users; `awaiting` keeps only those awaiting an organization. */
+export async function listUsers(sql: SqlExecutor, q: { page: number; pageSize: number; keyword?: string | undefined; awaiting?: boolean | undefined }): Promise<{ list: UserView[]; total: number }> {
   const kw = q.keyword ? `%${q.keyword.replace(/[\\%_]/g, '\\$&')}%` : null;
-  const where = `($1::text is null or u.username ilike $1 or u.name ilike $1 or u.email ilike $1 or u.mobile ilike $1)`;
-  const [count] = await sql.query<{ n: string }>(`select count(*) as n from users u where ${where}`, [kw]);
+  const where = `($1::text is null or u.username ilike $1 or u.name ilike $1 or u.email ilike $1 or u.mobile ilike $1)${q.awaiting ? ` and ${AWAITING_ORGANIZATION}` : ''}`;
+  const [count] = await sql.query<{ n: string }>(`select count(*) as n from users u join roles r on r.id = u.role_id where ${where}`, [kw]);
   const rows = await sql.query<UserRow & { role_name: string; org_name: string | null; created_at: Date; last_login_at: Date | null }>(
     `select u.*, r.name as role_name, o.name as org_name from users u join roles r on r.id = u.role_id
        left join organizations o on o.id = u.org_id where ${where} order by u.created_at, u.username limit $2 offset $3`,
@@ -119,10 +130,10 @@ export async function createUser(sql: SqlExecutor, u: { username: string; name: 
 }
 
 /** A user who signed up: pending until the activation link is followed; returns the new id. */
-export async function createPendingUser(sql: SqlExecutor, u: { username: string; email: string | null; mobile: string | null; passwordHash: string; roleId: string; language: string }): Promise<string> {
+export async function createPendingUser(sql: Pick<SqlExecutor, 'query'>, u: { username: string; email: string | null; mobile: string | null; passwordHash: string; roleId: string; orgId?: string | null; language: string }): Promise<string> {
   const [row] = await sql.query<{ id: string }>(
-    `insert into users (username, email, mobile, name, password_hash, role_id, status, language) values ($1, $2, $3, $1, $4, $5, 'pending', $6) returning id`,
-    [u.username, u.email, u.mobile, u.passwordHash, u.roleId, u.language],
+    `insert into users (username, email, mobile, name, password_hash, role_id, org_id, status, language) values ($1, $2, $3, $1, $4, $5, $6, 'pending', $7) returning id`,
+    [u.username, u.email, u.mobile, u.passwordHash, u.roleId, u.orgId ?? null, u.language],
   );
   return row!.id;
 }
@@ -143,6 +154,15 @@ export async function updateUser(sql: SqlExecutor, id: string, c: { name?: strin
             updated_at = now() where id = $1`,
     [id, c.name ?? null, c.email !== undefined, c.email ?? null, c.mobile !== undefined, c.mobile ?? null, c.roleId ?? null, c.orgId !== undefined, c.orgId ?? null, c.language ?? null, c.twoStep ?? null],
   );
+}
+
+/**
+ * Puts a user without organization into one, with a role: false (nothing changed) when
+ * they belong to one already, checked in the same statement.
+ */
+export async function joinOrganization(sql: Pick<SqlExecutor, 'query'>, id: string, orgId: string, roleId: string): Promise<boolean> {
+  const rows = await sql.query('update users set org_id = $2, role_id = $3, updated_at = now() where id = $1 and org_id is null returning id', [id, orgId, roleId]);
+  return rows.length > 0;
 }
 
 /** Freezes or thaws a user; `onlyIfPending` activates a signed-up user once, never a frozen one. */
