@@ -20,6 +20,7 @@ import { commandsPlugin } from './modules/commands/service.ts';
 import tlsPlugin, { readTlsFiles } from './plugins/tls.ts';
 import tlsHeaders from './plugins/tls-headers.ts';
 import authRoutes from './modules/auth/routes.ts';
+import oidcRoutes from './modules/auth/oidc/routes.ts';
 import accountRoutes from './modules/account/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import systemUsers from './modules/system/users.ts';
@@ -122,6 +123,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(oidcRoutes); // sign-in with another provider (OIDC_PROVIDERS)
   await app.register(accountRoutes);
   await app.register(systemUsers);
   await app.register(systemRoles);

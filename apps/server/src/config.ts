@@ -60,6 +60,8 @@ const envSchema = z.object({
   MQTT_TLS_PORT: port.default(8883),
   /** With TLS: 'false' keeps plain MQTT off the network (the server's own connection uses a loopback port). */
   MQTT_PLAIN: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** OpenID Connect providers offered on the login page, e.g. `corp,partner`; each one's OIDC_<ID>_* variables: oidcProviders() below. */
+  OIDC_PROVIDERS: z.string().trim().optional(),
 });
 
 export interface Config {
@@ -94,6 +96,23 @@ export interface Config {
   runLogRetentionDays: number;
   /** TLS_CERT_FILE and TLS_KEY_FILE, or null for plain HTTP and MQTT. */
   tls: TlsConfig | null;
+  /** OIDC_PROVIDERS: "sign in with another provider", in the order given. */
+  oidc: OidcProviderConfig[];
+}
+
+/** One OpenID Connect provider (OIDC_PROVIDERS and its OIDC_<ID>_* variables). */
+export interface OidcProviderConfig {
+  /** Lower case, in the routes: /auth/oidc/<id>/start and /auth/oidc/<id>/callback. */
+  id: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The button's text: "Sign in with <label>". */
+  label: string;
+  /** E-mail domain (lower case) -> the organization and role, by name, of the account a first sign-in creates. */
+  domains: Map<string, { organization: string; role: string }>;
+  /** The variable that holds the mapping, for messages. */
+  domainsVariable: string;
 }
 
 export interface TlsConfig {
@@ -154,7 +173,73 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     runLogRetentionDays: e.RUN_LOG_RETENTION_DAYS,
     tls,
+    oidc: oidcProviders(e.OIDC_PROVIDERS, given, e.PUBLIC_URL),
   };
+}
+
+const OIDC_ID = /^[a-z][a-z0-9]{0,19}$/;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * OIDC_PROVIDERS=corp,partner and, per provider (its id in upper case):
+ * OIDC_CORP_ISSUER (https; http only on a loopback host), OIDC_CORP_CLIENT_ID,
+ * OIDC_CORP_CLIENT_SECRET, OIDC_CORP_LABEL (default: the id) and OIDC_CORP_DOMAINS, the
+ * e-mail domains whose first sign-in creates an account:
+ * `example.com=Acme Operators:operator;acme.org=Acme Lifts:viewer` (entries split by `;`,
+ * each `domain=organization:role`, the role after the last `:`). Whether the organization
+ * and role exist is checked in the database when a sign-in needs them.
+ */
+export function oidcProviders(list: string | undefined, env: Record<string, string | undefined>, publicUrl: string | undefined): OidcProviderConfig[] {
+  if (!list) return [];
+  const ids = list.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
+  const providers: OidcProviderConfig[] = [];
+  for (const id of ids) {
+    if (!OIDC_ID.test(id)) throw new ConfigError(`OIDC_PROVIDERS: "${id}" is not a provider id (a letter, then letters or digits, at most 20).`);
+    if (providers.some((p) => p.id === id)) throw new ConfigError(`OIDC_PROVIDERS: "${id}" is named twice.`);
+    const name = (suffix: string) => `OIDC_${id.toUpperCase()}_${suffix}`;
+    const need = (suffix: string) => {
+      const value = env[name(suffix)]?.trim();
+      if (!value) throw new ConfigError(`${name(suffix)} is not set: provider "${id}" of OIDC_PROVIDERS needs it.`);
+      return value;
+    };
+    const issuer = need('ISSUER');
+    const url = URL.canParse(issuer) ? new URL(issuer) : null;
+    if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))) || url.search || url.hash) {
+      throw new ConfigError(`${name('ISSUER')}: must be the provider's https:// issuer URL (http:// only on localhost) (got ${JSON.stringify(issuer)}).`);
+    }
+    const label = env[name('LABEL')]?.trim() || id;
+    if (label.length > 40) throw new ConfigError(`${name('LABEL')}: at most 40 characters (got ${JSON.stringify(label)}).`);
+    providers.push({
+      id,
+      issuer,
+      clientId: need('CLIENT_ID'),
+      clientSecret: need('CLIENT_SECRET'),
+      label,
+      domains: domainMapping(name('DOMAINS'), env[name('DOMAINS')]),
+      domainsVariable: name('DOMAINS'),
+    });
+  }
+  if (providers.length > 0 && !publicUrl) throw new ConfigError('PUBLIC_URL is not set: OIDC_PROVIDERS needs it for the callback address registered at each provider (PUBLIC_URL/auth/oidc/<id>/callback).');
+  return providers;
+}
+
+function domainMapping(variable: string, value: string | undefined): Map<string, { organization: string; role: string }> {
+  const mapping = new Map<string, { organization: string; role: string }>();
+  for (const raw of (value ?? '').split(';')) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    const eq = entry.indexOf('=');
+    const colon = entry.lastIndexOf(':');
+    const domain = entry.slice(0, eq).trim().toLowerCase();
+    const organization = entry.slice(eq + 1, colon).trim();
+    const role = entry.slice(colon + 1).trim();
+    if (eq <= 0 || colon < eq || !organization || !role) throw new ConfigError(`${variable}: "${entry}" is not domain=organization:role (e.g. example.com=Acme Operators:operator).`);
+    if (!DOMAIN.test(domain)) throw new ConfigError(`${variable}: "${domain}" is not an e-mail domain.`);
+    if (mapping.has(domain)) throw new ConfigError(`${variable}: the domain "${domain}" is mapped twice.`);
+    mapping.set(domain, { organization, role });
+  }
+  return mapping;
 }
 
 /** Both TLS files or neither; the files themselves are checked when the server starts (plugins/tls.ts). */

@@ -107,6 +107,15 @@ const REASONS: Record<string, LocalizedText> = {
   unreachable: localized('串口助手未运行', 'The serial bridge is not running', 'Мост последовательного порта не запущен'),
   openFailed: localized('串口无法打开', 'The serial port could not be opened', 'Не удалось открыть последовательный порт'),
   notOpen: localized('串口未打开', 'The serial port is not open', 'Последовательный порт не открыт'),
+  // Why a sign-in with another provider (OpenID Connect) was refused.
+  stateInvalid: localized('登录请求无效或已使用', 'The sign-in request was invalid or used already', 'Запрос входа недействителен или уже использован'),
+  providerRefused: localized('身份提供方拒绝了登录', 'The provider refused the sign-in', 'Провайдер отклонил вход'),
+  providerFailed: localized('身份提供方的应答无效', 'The provider\'s answer was not valid', 'Ответ провайдера недействителен'),
+  providerUnavailable: localized('身份提供方不可用', 'The provider could not be reached', 'Провайдер недоступен'),
+  emailNotVerified: localized('邮箱未经身份提供方验证', 'The provider has not verified the e-mail address', 'Провайдер не подтвердил адрес почты'),
+  domainNotMapped: localized('该邮箱域名未获准登录', 'The e-mail domain is not admitted', 'Домен почты не допущен'),
+  localAccountExists: localized('该邮箱已属于本地账户', 'A local account has this e-mail address', 'Этот адрес почты уже у локальной учётной записи'),
+  notConfigured: localized('域名映射的组织或角色不存在', 'The mapped organization or role does not exist', 'Назначенной организации или роли нет'),
   unknown: localized('未知错误', 'Unknown error', 'Неизвестная ошибка'),
 };
 
@@ -136,6 +145,7 @@ export function auditResultText(result: string, lang: string): string {
 const METHODS: Record<string, LocalizedText> = {
   password: localized('密码', 'password', 'пароль'),
   mobile: localized('手机验证码', 'mobile code', 'код по SMS'),
+  oidc: localized('其他身份提供方', 'another provider', 'другой провайдер'),
 };
 const PARITY: Record<string, LocalizedText> = {
   none: localized('无', 'none', 'нет'),
@@ -174,11 +184,15 @@ const inviteOf = (i: AuditDetail): Values => ({ prefix: str(i.prefix), orgName: 
 export const AUDIT_ACTIONS = {
   'auth.login': def({
     name: localized('登录', 'Sign-in', 'Вход'),
-    fields: ['method', 'reason'],
-    summary: { default: localized('方式：{method}', 'With {method}', 'Способ: {method}'), refused: localized('拒绝登录', 'Sign-in refused', 'Вход отклонён') },
-    variant: (d) => (d.method ? 'default' : 'refused'),
+    fields: ['method', 'reason', 'provider', 'code'],
+    summary: {
+      default: localized('方式：{method}', 'With {method}', 'Способ: {method}'),
+      provider: localized('方式：{method} {provider}', 'With {method} {provider}', 'Способ: {method} {provider}'),
+      refused: localized('拒绝登录', 'Sign-in refused', 'Вход отклонён'),
+    },
+    variant: (d) => (d.provider ? 'provider' : d.method ? 'default' : 'refused'),
     values: (d, l) => ({ method: word(METHODS, d.method, l) }),
-    examples: [{ method: 'password' }, { method: 'mobile', reason: 'badCaptcha' }, { reason: 'frozen' }],
+    examples: [{ method: 'password' }, { method: 'mobile', reason: 'badCaptcha' }, { reason: 'frozen' }, { method: 'oidc', provider: 'corp' }, { method: 'oidc', provider: 'corp', reason: 'domainNotMapped' }],
   }),
   'auth.logout': def({ name: localized('退出登录', 'Sign-out', 'Выход'), fields: [], summary: { default: localized('本次会话已结束', 'This session ended', 'Сеанс завершён') }, examples: [{}] }),
   'auth.passwordChange': def({
@@ -202,6 +216,12 @@ export const AUDIT_ACTIONS = {
   'auth.activate': def({ name: localized('激活账户', 'Account activation', 'Активация учётной записи'), fields: [], summary: { default: localized('账户已激活', 'Account activated', 'Учётная запись активирована') }, examples: [{}] }),
   'auth.resetRequested': def({ name: localized('申请重置密码', 'Password reset request', 'Запрос сброса пароля'), fields: [], summary: { default: localized('已发送重置密码链接', 'A reset link was sent', 'Отправлена ссылка для сброса') }, examples: [{}] }),
   'auth.passwordReset': def({ name: localized('重置密码', 'Password reset', 'Сброс пароля'), fields: [], summary: { default: localized('已通过链接设置新密码', 'A new password was set by link', 'Новый пароль задан по ссылке') }, examples: [{}] }),
+  'auth.oidcAccountCreated': def({
+    name: localized('通过身份提供方创建账户', 'Account created by provider sign-in', 'Учётная запись создана входом через провайдера'),
+    fields: ['provider', 'organization', 'role'],
+    summary: { default: localized('身份提供方 {provider}：组织 {organization}，角色 {role}', 'Provider {provider}: organization {organization}, role {role}', 'Провайдер {provider}: организация {organization}, роль {role}') },
+    examples: [{ provider: 'corp', organization: 'Acme Operators', role: 'operator' }],
+  }),
   'auth.sessionRevoke': def({ name: localized('结束会话', 'Session ended', 'Завершение сеанса'), fields: [], summary: { default: localized('已结束另一个会话', 'Another session was ended', 'Завершён другой сеанс') }, examples: [{}] }),
   'access.denied': def({
     name: localized('拒绝访问', 'Access denied', 'Доступ запрещён'),

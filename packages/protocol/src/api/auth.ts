@@ -134,7 +134,11 @@ export const registeredSchema = z.strictObject({ email: z.string() });
 /** `GET /auth/2step-code`: whether the account confirms a password sign-in with an SMS code. */
 export const twoStepResultSchema = z.strictObject({ stepCode: z.boolean() });
 
-/** `GET /auth/public/site`: the product's name and footer texts, and the other sign-in providers (none). */
+/** An OpenID Connect provider the login page offers: "Sign in with <label>" (`GET /auth/oidc/<id>/start`). */
+export const signInProviderSchema = z.strictObject({ id: z.string(), label: z.string() });
+export type SignInProvider = z.infer<typeof signInProviderSchema>;
+
+/** `GET /auth/public/site`: the product's name and footer texts, and the other sign-in providers (OIDC_PROVIDERS; none when unset). */
 export const siteInfoSchema = z.strictObject({
   productName: z.string(),
   maker: z.string(),
@@ -142,6 +146,27 @@ export const siteInfoSchema = z.strictObject({
   copyright: z.string(),
   filingNumber: z.string(),
   serviceContact: z.string(),
-  providers: z.array(z.string()),
+  providers: z.array(signInProviderSchema),
 });
+
+/** Why a sign-in with another provider came back without a session: `/user/login?ssoError=<code>`. */
+export const SSO_ERRORS = ['unknownProvider', 'providerUnavailable', 'providerRefused', 'providerFailed', 'stateInvalid', 'emailNotVerified', 'domainNotMapped', 'localAccountExists', 'notConfigured', 'frozen', 'pending', 'tooManyAttempts'] as const;
+export type SsoError = (typeof SSO_ERRORS)[number];
+
+/** `GET /auth/oidc/:provider/start`: where to go after the sign-in (a same-origin path) and whether to stay signed in. */
+export const oidcStartQuerySchema = z.strictObject({
+  redirect: z.string().max(2000).optional(),
+  remember: z.enum(['0', '1']).optional(),
+});
+/** `GET /auth/oidc/:provider/callback`: the provider's answer; other parameters a provider adds (session_state, scope) are let through. */
+export const oidcCallbackQuerySchema = z.looseObject({
+  code: z.string().max(4000).optional(),
+  state: z.string().max(500).optional(),
+  error: z.string().max(200).optional(),
+});
+export const oidcProviderParamsSchema = z.strictObject({ provider: z.string().max(40) });
+/** `POST /auth/oidc/session`: the one-time code the callback put into the login page's address. */
+export const oidcHandoffSchema = z.strictObject({ code: z.string().min(1).max(200) });
+/** The session the callback opened, for the web client to keep like a password sign-in's. */
+export const oidcHandoffResultSchema = z.strictObject({ token: z.string(), expiresAt: z.string(), remember: z.boolean() });
 export type SiteInfo = z.infer<typeof siteInfoSchema>;

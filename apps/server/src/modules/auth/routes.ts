@@ -45,7 +45,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok({ hi: true });
   });
 
-  app.get('/auth/public/site', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(siteInfoSchema) } }, async () => ok({ ...app.config.site, providers: [] as string[] }));
+  app.get('/auth/public/site', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(siteInfoSchema) } }, async () => ok({ ...app.config.site, providers: app.config.oidc.map((p) => ({ id: p.id, label: p.label })) }));
 
   app.post('/account/sms', { config: { access: 'public' }, schema: { tags: ['auth'], response: responsesOf(smsSentSchema), body: smsRequestSchema } }, async (request) => {
     const { mobile } = request.body;
