@@ -116,6 +116,16 @@ export const fileResponsesOf = (contentType: string, description: string) => ({
 });
 
 /**
+ * The response schemas of a route a browser navigates to and that answers with a redirect
+ * (sign-in with another provider); errors still come as the JSON envelope.
+ */
+export const redirectResponsesOf = (description: string) => ({
+  302: { description, content: { 'text/plain': { schema: z.string().meta({ description: 'empty; the Location header names the next address' }) } } },
+  '4xx': errorEnvelopeSchema,
+  '5xx': errorEnvelopeSchema,
+});
+
+/**
  * A point in time in an answer: an ISO 8601 string on the wire. The server may hand a
  * database timestamp (a Date) straight to the answer; JSON turns it into the same string.
  */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
-import { TOKEN_COOKIE, oidcCallbackQuerySchema, oidcHandoffResultSchema, oidcHandoffSchema, oidcProviderParamsSchema, oidcStartQuerySchema, responsesOf, type SsoError } from '@liftlink/protocol';
+import { TOKEN_COOKIE, oidcCallbackQuerySchema, oidcHandoffResultSchema, oidcHandoffSchema, oidcProviderParamsSchema, oidcStartQuerySchema, redirectResponsesOf, responsesOf, type SsoError } from '@liftlink/protocol';
 import { AppError, ok } from '../../../lib/errors.ts';
 import { newToken } from '../../../lib/crypto.ts';
 import { markLogin } from '../../users/repository.ts';
@@ -42,7 +42,7 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/auth/oidc/:provider/start',
-    { config: { access: 'public' }, schema: { tags: ['auth'], params: oidcProviderParamsSchema, querystring: oidcStartQuerySchema } },
+    { config: { access: 'public' }, schema: { tags: ['auth'], params: oidcProviderParamsSchema, querystring: oidcStartQuerySchema, response: redirectResponsesOf('To the provider\'s sign-in, or back to /user/login?ssoError=<code>.') } },
     async (request, reply) => {
       const client = clients.get(request.params.provider);
       if (!client) return refuse(reply, 'unknownProvider');
@@ -73,7 +73,7 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/auth/oidc/:provider/callback',
-    { config: { access: 'public' }, schema: { tags: ['auth'], params: oidcProviderParamsSchema, querystring: oidcCallbackQuerySchema } },
+    { config: { access: 'public' }, schema: { tags: ['auth'], params: oidcProviderParamsSchema, querystring: oidcCallbackQuerySchema, response: redirectResponsesOf('To /user/login?sso=<one-time code>&redirect=<path> (signed in, session cookie set), or /user/login?ssoError=<code>.') } },
     async (request, reply) => {
       const client = clients.get(request.params.provider);
       if (!client) return refuse(reply, 'unknownProvider');
