@@ -9,6 +9,8 @@ export interface SiteInfo {
   version: string;
   copyright: string;
   filingNumber: string;
+  /** Who to ask for help (SITE_SERVICE_CONTACT); may be empty. */
+  serviceContact: string;
   providers: string[];
 }
 
@@ -18,6 +20,7 @@ export const FALLBACK_SITE: SiteInfo = {
   version: '1.0',
   copyright: '',
   filingNumber: '',
+  serviceContact: '',
   providers: [],
 };
 

@@ -66,6 +66,8 @@ export const APP_ROUTES: RouteEntry[] = [
     meta: { title: 'menu.account', icon: 'user' },
     children: [
       { path: '/account/center', name: 'center', component: 'AccountCenter', meta: { title: 'menu.account.center' } },
+      // Where a user awaiting an organization lands (docs/product.md, "Invite codes").
+      { path: '/account/join', name: 'join', component: 'AccountJoin', meta: { title: 'menu.account.join', hideInMenu: true } },
       {
         path: '/account/settings',
         name: 'settings',

@@ -80,7 +80,11 @@ export function BasicLayout() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const headerHidden = useHeaderHidden(settings.fixedHeader && settings.autoHideHeader);
 
-  const table = useMemo(() => createRouteTable(session.routes), [session.routes]);
+  const awaiting = session.info.awaitingOrganization;
+  const table = useMemo(
+    () => createRouteTable(session.routes, awaiting),
+    [session.routes, awaiting],
+  );
   const resolution = table.resolve(location.pathname);
   const opens = useCallback(
     (loc: TabLocation) => table.resolve(loc.pathname).kind !== 'redirect',

@@ -49,6 +49,7 @@ export const PAGES: Record<string, LazyPage<ComponentType>> = {
   AccountCenter: lazyPage(
     withTexts(['lifts'], () => import('../../features/account/components/account-center-page.tsx')),
   ),
+  AccountJoin: lazyPage(() => import('../../features/account/components/join-page.tsx')),
   AccountSettings: lazyPage(
     withTexts(
       ['lifts'],

@@ -23,6 +23,25 @@ describe('routes generated from the user info', () => {
     });
   });
 
+  it('lands a user awaiting an organization on the join page; the other pages still open', () => {
+    const routes = filterRoutes(
+      APP_ROUTES,
+      new Set(BUILT_IN_ROLES.viewer.permissions.map((p) => p.permissionId)),
+    );
+    const waiting = createRouteTable(routes, true);
+    expect(waiting.home).toBe('/account/join');
+    expect(waiting.resolve('/')).toEqual({ kind: 'redirect', to: '/account/join' });
+    expect(waiting.resolve('/account/join')).toMatchObject({
+      kind: 'page',
+      route: { component: 'AccountJoin' },
+    });
+    expect(waiting.resolve('/lift/list')).toMatchObject({ kind: 'page' });
+    // A member of an organization lands where they always did; the page still answers.
+    const member = createRouteTable(routes);
+    expect(member.home).toBe('/dashboard/workplace');
+    expect(member.resolve('/account/join')).toMatchObject({ kind: 'page' });
+  });
+
   it('prefers a fixed path over a parameter and passes the parameter on', () => {
     const admin = tableFor('administrator');
     expect(admin.resolve('/lift/list')).toMatchObject({

@@ -74,14 +74,21 @@ function homeOf(routes: readonly FlatRoute[]): string {
   return pages.find((r) => !r.hideInMenu)?.path ?? pages[0]?.path ?? '/account/center';
 }
 
+/** Where a user awaiting an organization lands: how to join one (docs/product.md, "Invite codes"). */
+export const JOIN_PATH = '/account/join';
+
 /**
  * The user's route table, generated from `info.routes` (already filtered by the server,
  * filtered again here by permission). A path the product knows but the user may not see
- * resolves to 403; an unknown path to 404.
+ * resolves to 403; an unknown path to 404. A user awaiting an organization lands on the
+ * page that says how to join one; the other pages still open.
  */
-export function createRouteTable(userRoutes: readonly RouteEntry[]): RouteTable {
+export function createRouteTable(
+  userRoutes: readonly RouteEntry[],
+  awaitingOrganization = false,
+): RouteTable {
   const routes = flattenRoutes(userRoutes).sort(byPrecedence);
-  const home = homeOf(routes);
+  const home = awaitingOrganization && findIn(routes, JOIN_PATH) ? JOIN_PATH : homeOf(routes);
   return {
     routes,
     home,

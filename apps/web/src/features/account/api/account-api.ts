@@ -20,6 +20,13 @@ export const accountApi = {
     http.get<NotificationSettings>(`${base}/notifications`, undefined, { signal }),
   updateNotifications: (body: NotificationSettings) =>
     http.post<unknown>(`${base}/notifications/update`, body),
+  /** Joins the invite code's organization; errors are shown by the form (quiet). */
+  redeemInvite: (code: string) =>
+    http.post<{ organization: { id: string; name: string }; role: { id: string; name: string } }>(
+      `${base}/invite/redeem`,
+      { code },
+      { quiet: true },
+    ),
 };
 
 /** A change to the profile shows in the header and pages at once. */
@@ -71,4 +78,10 @@ export function useUpdateNotificationSettings() {
     mutationFn: accountApi.updateNotifications,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['account', 'notifications'] }),
   });
+}
+
+/** Redeems an invite code; the new organization, role and menu follow at once. */
+export function useRedeemInvite() {
+  const refresh = useRefreshInfo();
+  return useMutation({ mutationFn: accountApi.redeemInvite, onSuccess: refresh });
 }

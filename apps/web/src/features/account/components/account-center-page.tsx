@@ -7,8 +7,9 @@ import { LANGUAGE_LABELS } from '../../../lib/i18n/language.ts';
 import { isLanguage } from '../../../lib/i18n/i18n.ts';
 import { roleLabel } from '../../../lib/labels.ts';
 import { useSession } from '../../../lib/session.ts';
+import { InviteCodeForm } from './invite-code-form.tsx';
 
-/** The account dashboard: who I am, my role and organization, my permissions. */
+/** The account dashboard: who I am, my role and organization (or an invite code to join one), my permissions. */
 export default function AccountCenterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -50,6 +51,15 @@ export default function AccountCenterPage() {
           </Card>
         </Col>
         <Col xs={24} lg={16}>
+          {info.organization ? null : (
+            <Card
+              title={t('invite.join.title')}
+              style={{ marginBottom: 16 }}
+              data-testid="center-join"
+            >
+              <InviteCodeForm />
+            </Card>
+          )}
           <Card title={t('account.permissions')}>
             {permissions
               .filter((p) => p.actions.length > 0)

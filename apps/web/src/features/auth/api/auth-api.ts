@@ -12,6 +12,7 @@ export const authApi = {
     mobile: string;
     captcha: string;
     language?: string;
+    inviteCode?: string;
   }) => http.post<unknown>('/auth/register', body, { quiet: true }),
   activate: (token: string) => http.post<unknown>('/auth/activate', { token }, { quiet: true }),
   forgePassword: (email: string) =>

@@ -19,6 +19,7 @@ interface RegisterValues {
   confirm: string;
   mobile: string;
   captcha: string;
+  inviteCode?: string;
 }
 
 const shape = registerSchema.shape;
@@ -34,7 +35,7 @@ const passwordRules = [
   },
 ];
 
-/** Registration (spec sections 2 and 5): email, username, password with strength meter, confirm, mobile, code. */
+/** Registration (spec sections 2 and 5): email, username, password with strength meter, confirm, mobile, code; an optional invite code (docs/product.md, "Invite codes"). */
 export default function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -43,10 +44,14 @@ export default function RegisterPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const register = useMutation({ mutationFn: authApi.register });
 
-  const onFinish = async ({ confirm: _confirm, ...values }: RegisterValues) => {
+  const onFinish = async ({ confirm: _confirm, inviteCode, ...values }: RegisterValues) => {
     setFailure(null);
     try {
-      await register.mutateAsync({ ...values, language: currentLanguage() });
+      await register.mutateAsync({
+        ...values,
+        language: currentLanguage(),
+        ...(inviteCode?.trim() ? { inviteCode: inviteCode.trim() } : {}),
+      });
       await navigate(`/user/register-result?email=${encodeURIComponent(values.email)}`);
     } catch (error) {
       if (!applyServerIssues(form, error)) setFailure(errorMessage(error));
@@ -124,6 +129,20 @@ export default function RegisterPage() {
           rules={[zodRule(shape.captcha)]}
           placeholder={t('register.captcha.placeholder')}
         />
+        {/* An organization's invite code (optional): the new account joins it at once. */}
+        <Form.Item
+          name="inviteCode"
+          rules={[zodRule(shape.inviteCode)]}
+          extra={t('invite.codeHint')}
+        >
+          <Input
+            placeholder={t('invite.codeOptional')}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            data-testid="register-invite-code"
+          />
+        </Form.Item>
         <Form.Item>
           <div className="login-form-row">
             <Button

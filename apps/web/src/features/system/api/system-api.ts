@@ -1,5 +1,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LiftListItem, OrgView, RoleView, UserView } from '@liftlink/protocol';
+import type {
+  InviteCreated,
+  InviteCreateRequest,
+  InviteView,
+  LiftListItem,
+  OrgView,
+  RoleView,
+  UserAssignRequest,
+  UserView,
+} from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 
 const base = '/auth/access/system';
@@ -8,11 +17,25 @@ export interface UserListQuery {
   page: number;
   pageSize: number;
   keyword?: string;
+  /** Only the accounts awaiting an organization. */
+  awaiting?: boolean;
 }
 
 export const systemApi = {
-  users: (query: UserListQuery, signal?: AbortSignal) =>
-    http.get<{ list: UserView[]; total: number }>(`${base}/users`, { ...query }, { signal }),
+  users: ({ awaiting, ...query }: UserListQuery, signal?: AbortSignal) =>
+    http.get<{ list: UserView[]; total: number }>(
+      `${base}/users`,
+      { ...query, ...(awaiting ? { awaiting: 'true' } : {}) },
+      { signal },
+    ),
+  /** An account awaiting an organization gets one and a role. */
+  assignUser: (body: UserAssignRequest) => http.post<unknown>(`${base}/users/assign`, body),
+  invites: (signal?: AbortSignal) =>
+    http.get<{ list: InviteView[] }>(`${base}/invites`, undefined, { signal }),
+  /** The answer holds the whole code: shown this once. */
+  createInvite: (body: InviteCreateRequest) =>
+    http.post<InviteCreated>(`${base}/invites/create`, body),
+  revokeInvite: (id: string) => http.post<unknown>(`${base}/invites/revoke`, { id }),
   userAction: (
     action: 'create' | 'update' | 'freeze' | 'thaw' | 'reset-password' | 'end-sessions',
     body: object,
@@ -43,6 +66,7 @@ export const systemKeys = {
   users: ['system', 'users'] as const,
   roles: ['system', 'roles'] as const,
   orgs: ['system', 'orgs'] as const,
+  invites: ['system', 'invites'] as const,
   orgLifts: (orgId: string) => ['system', 'orgs', orgId, 'lifts'] as const,
 };
 
@@ -66,6 +90,14 @@ export function useOrgs(enabled = true) {
   return useQuery({
     queryKey: systemKeys.orgs,
     queryFn: ({ signal }) => systemApi.orgs(signal),
+    enabled,
+  });
+}
+
+export function useInvites(enabled = true) {
+  return useQuery({
+    queryKey: systemKeys.invites,
+    queryFn: ({ signal }) => systemApi.invites(signal),
     enabled,
   });
 }

@@ -1,6 +1,18 @@
 import { useState } from 'react';
-import { App, Button, Card, Dropdown, Form, Input, Modal, Space, Table, Tag } from 'antd';
-import { MoreOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  App,
+  Button,
+  Card,
+  Dropdown,
+  Form,
+  Input,
+  Modal,
+  Segmented,
+  Space,
+  Table,
+  Tag,
+} from 'antd';
+import { KeyOutlined, MoreOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { userResetPasswordSchema, type UserView } from '@liftlink/protocol';
@@ -13,6 +25,8 @@ import { useSession } from '../../../lib/session.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { systemApi, useSystemMutation, useUsers } from '../api/system-api.ts';
 import { UserFormModal } from './user-form-modal.tsx';
+import { AssignUserModal } from './assign-user-modal.tsx';
+import { InvitesDrawer } from './invites-drawer.tsx';
 
 const STATUS_COLOR = { active: 'green', frozen: 'blue', pending: 'orange' } as const;
 
@@ -66,16 +80,21 @@ function ResetPasswordModal({ user, onClose }: { user: UserView | null; onClose:
   );
 }
 
-/** Administration of users: list and search, create, edit, freeze / thaw, reset password, end sessions. */
+/**
+ * Administration of users: list and search, create, edit, freeze / thaw, reset password, end
+ * sessions; the accounts awaiting an organization and their assignment; invite codes.
+ */
 export default function UsersPage() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const can = useAccess();
   const { info } = useSession();
-  const [query, setQuery] = useState({ page: 1, pageSize: 20, keyword: '' });
+  const [query, setQuery] = useState({ page: 1, pageSize: 20, keyword: '', awaiting: false });
   const users = useUsers(query);
   const [editing, setEditing] = useState<{ user: UserView | null } | null>(null);
   const [resetting, setResetting] = useState<UserView | null>(null);
+  const [assigning, setAssigning] = useState<UserView | null>(null);
+  const [invitesOpen, setInvitesOpen] = useState(false);
   const act = useSystemMutation(
     ({ action, id }: { action: 'freeze' | 'thaw' | 'end-sessions'; id: string }) =>
       systemApi.userAction(action, { id }),
@@ -114,25 +133,47 @@ export default function UsersPage() {
       title={t('menu.system.users')}
       extra={
         <Access check="user.add">
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => setEditing({ user: null })}
-            data-testid="user-create"
-          >
-            {t('system.user.create')}
-          </Button>
+          <Space wrap>
+            <Button
+              icon={<KeyOutlined />}
+              onClick={() => setInvitesOpen(true)}
+              data-testid="invites-open"
+            >
+              {t('invite.manage')}
+            </Button>
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setEditing({ user: null })}
+              data-testid="user-create"
+            >
+              {t('system.user.create')}
+            </Button>
+          </Space>
         </Access>
       }
     >
       <Card>
-        <Input.Search
-          allowClear
-          placeholder={t('system.user.search')}
-          style={{ maxWidth: 360, marginBottom: 16 }}
-          onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() }))}
-          data-testid="user-search"
-        />
+        <Space wrap style={{ marginBottom: 16 }}>
+          <Input.Search
+            allowClear
+            placeholder={t('system.user.search')}
+            style={{ maxWidth: 360 }}
+            onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() }))}
+            data-testid="user-search"
+          />
+          <Segmented
+            value={query.awaiting ? 'awaiting' : 'all'}
+            options={[
+              { value: 'all', label: t('system.user.filter.all') },
+              { value: 'awaiting', label: t('system.user.filter.awaiting') },
+            ]}
+            onChange={(value) =>
+              setQuery((q) => ({ ...q, page: 1, awaiting: value === 'awaiting' }))
+            }
+            data-testid="user-filter"
+          />
+        </Space>
         <Table<UserView>
           rowKey="id"
           size="middle"
@@ -185,6 +226,18 @@ export default function UsersPage() {
                 const items = actionsFor(user);
                 return (
                   <Space size={4}>
+                    {user.organization === null && user.id !== info.id ? (
+                      <Access check="user.edit">
+                        <Button
+                          size="small"
+                          type="link"
+                          onClick={() => setAssigning(user)}
+                          data-testid="user-assign"
+                        >
+                          {t('system.user.assign')}
+                        </Button>
+                      </Access>
+                    ) : null}
                     <Access check="user.edit">
                       <Button size="small" type="link" onClick={() => setEditing({ user })}>
                         {t('common.edit')}
@@ -222,6 +275,8 @@ export default function UsersPage() {
         onClose={() => setEditing(null)}
       />
       <ResetPasswordModal user={resetting} onClose={() => setResetting(null)} />
+      <AssignUserModal user={assigning} onClose={() => setAssigning(null)} />
+      <InvitesDrawer open={invitesOpen} onClose={() => setInvitesOpen(false)} />
     </PageContainer>
   );
 }
