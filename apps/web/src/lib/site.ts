@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { SignInProvider } from '@liftlink/protocol';
 import { http } from './http.ts';
 import { tx } from './i18n/i18n.ts';
 
@@ -11,7 +12,8 @@ export interface SiteInfo {
   filingNumber: string;
   /** Who to ask for help (SITE_SERVICE_CONTACT); may be empty. */
   serviceContact: string;
-  providers: string[];
+  /** The other sign-in providers (OpenID Connect), one button each. */
+  providers: SignInProvider[];
 }
 
 export const FALLBACK_SITE: SiteInfo = {

@@ -169,4 +169,5 @@ export const oidcProviderParamsSchema = z.strictObject({ provider: z.string().ma
 export const oidcHandoffSchema = z.strictObject({ code: z.string().min(1).max(200) });
 /** The session the callback opened, for the web client to keep like a password sign-in's. */
 export const oidcHandoffResultSchema = z.strictObject({ token: z.string(), expiresAt: z.string(), remember: z.boolean() });
+export type OidcHandoffResult = z.infer<typeof oidcHandoffResultSchema>;
 export type SiteInfo = z.infer<typeof siteInfoSchema>;

@@ -1,4 +1,4 @@
-import type { LoginRequest, LoginResult } from '@liftlink/protocol';
+import type { LoginRequest, LoginResult, OidcHandoffResult } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 
 /** The public auth calls; every one shows its own errors (quiet). */
@@ -21,4 +21,7 @@ export const authApi = {
     http.get<{ stepCode: boolean }>('/auth/2step-code', { username }, { quiet: true }),
   resetPassword: (token: string, password: string) =>
     http.post<unknown>('/auth/reset-password', { token, password }, { quiet: true }),
+  /** Takes over the session a sign-in with another provider opened (the one-time code of `?sso=`). */
+  oidcSession: (code: string) =>
+    http.post<OidcHandoffResult>('/auth/oidc/session', { code }, { quiet: true }),
 };

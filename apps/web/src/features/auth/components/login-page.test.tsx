@@ -144,4 +144,62 @@ describe('login page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Hide password' }));
     expect(password).toHaveAttribute('type', 'password');
   });
+
+  describe('sign-in with another provider', () => {
+    const ok = (result: object) => envelope(200, { success: true, code: 'ok', msg: 'OK', result });
+    const site = (providers: object[]) => (url: string) =>
+      url.startsWith('/auth/public/site') ? ok({ productName: 'LiftLink', providers }) : null;
+
+    it('offers one button per configured provider, which carries the destination and "remember me"', async () => {
+      fetchMock.mockImplementation(
+        (url) =>
+          site([
+            { id: 'corp', label: 'Corp SSO' },
+            { id: 'partner', label: 'Partner ID' },
+          ])(url as string) ?? envelope(500, {}),
+      );
+      renderAt(<LoginPage />, { path: '/user/login?redirect=%2Flifts' });
+      const corp = await screen.findByRole('link', { name: 'Sign in with Corp SSO' });
+      expect(corp).toHaveAttribute('href', '/auth/oidc/corp/start?redirect=%2Flifts&remember=1');
+      expect(screen.getByRole('link', { name: 'Sign in with Partner ID' })).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('checkbox'));
+      expect(corp).toHaveAttribute('href', '/auth/oidc/corp/start?redirect=%2Flifts&remember=0');
+    });
+
+    it('shows no provider button when none is configured', async () => {
+      fetchMock.mockImplementation((url) => site([])(url as string) ?? envelope(500, {}));
+      renderAt(<LoginPage />, { path: '/user/login' });
+      await screen.findByTestId('login-submit');
+      await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+      expect(screen.queryByTestId('login-providers')).toBeNull();
+      expect(screen.queryByRole('link', { name: /^Sign in with / })).toBeNull();
+    });
+
+    it('says why the provider sign-in was refused', async () => {
+      fetchMock.mockImplementation((url) => site([])(url as string) ?? envelope(500, {}));
+      renderAt(<LoginPage />, { path: '/user/login?ssoError=domainNotMapped' });
+      expect(await screen.findByTestId('login-error')).toHaveTextContent(
+        'Your e-mail domain is not admitted to this system, please ask an administrator',
+      );
+    });
+
+    it('takes over the session the provider sign-in opened and goes on', async () => {
+      fetchMock.mockImplementation((url) =>
+        url === '/auth/oidc/session'
+          ? ok({
+              token: 'sso-tok',
+              expiresAt: new Date(Date.now() + 60_000).toISOString(),
+              remember: true,
+            })
+          : (site([])(url as string) ?? envelope(500, {})),
+      );
+      renderAt(<LoginPage />, {
+        path: '/user/login?sso=one-time&redirect=%2Fdashboard%2Fworkplace',
+      });
+      expect(await screen.findByText('workplace page')).toBeInTheDocument();
+      expect(getToken()).toBe('sso-tok');
+      const call = fetchMock.mock.calls.find(([url]) => url === '/auth/oidc/session');
+      expect(JSON.parse(call?.[1]?.body as string)).toEqual({ code: 'one-time' });
+    });
+  });
 });

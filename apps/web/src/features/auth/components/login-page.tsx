@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
 import MobileOutlined from '@ant-design/icons-svg/es/asn/MobileOutlined';
 import SafetyOutlined from '@ant-design/icons-svg/es/asn/SafetyOutlined';
@@ -26,6 +26,15 @@ import { LoginTabs } from './login-tabs.tsx';
 
 type LoginTab = 'account' | 'mobile';
 
+/** The text of a `?ssoError=` code (a refused sign-in with another provider); unknown codes get the general one. */
+function ssoErrorKey(code: string | null): string | null {
+  if (code === null) return null;
+  const key = `login.sso.${code}`;
+  return /^[a-zA-Z]{1,40}$/.test(code) && code !== 'signingIn' && tx(key) !== key
+    ? key
+    : 'login.sso.failed';
+}
+
 const EMPTY: Record<LoginField, string> = { username: '', password: '', mobile: '', captcha: '' };
 
 /**
@@ -49,6 +58,32 @@ export default function LoginPage() {
   // Accounts with two-step sign-in also send a texted code with the password.
   const [twoStep, setTwoStep] = useState(false);
   const login = useMutation({ mutationFn: authApi.login });
+  // Back from another provider (docs/operations.md section 14): `?sso=` takes over the
+  // session it opened, `?ssoError=` says why there is none.
+  const ssoCode = searchParams.get('sso');
+  const [handoff, setHandoff] = useState<'none' | 'pending' | 'done' | 'failed'>(
+    ssoCode ? 'pending' : 'none',
+  );
+  const handoffStarted = useRef(false);
+  useEffect(() => {
+    if (!ssoCode || handoffStarted.current) return;
+    handoffStarted.current = true;
+    authApi.oidcSession(ssoCode).then(
+      async (result) => {
+        setToken(result.token, result.expiresAt, result.remember);
+        queryClient.removeQueries({ queryKey: ['auth'] });
+        setHandoff('done');
+        expectWelcome();
+        await navigate(safeRedirect(searchParams.get('redirect')), {
+          replace: true,
+          state: FROM_SIGN_IN,
+        });
+      },
+      () => setHandoff('failed'),
+    );
+  }, [ssoCode, searchParams, navigate, queryClient]);
+  const ssoFailure =
+    handoff === 'failed' ? 'login.sso.failed' : ssoErrorKey(searchParams.get('ssoError'));
 
   const check = (fields: LoginField[]): boolean => {
     const found = Object.fromEntries(fields.map((f) => [f, LOGIN_RULES[f](values[f])]));
@@ -59,7 +94,7 @@ export default function LoginPage() {
 
   // Spec section 2: a signed-in user opening the login page lands on their first page (the
   // workplace when they may see it).
-  if (hasToken() && !login.isSuccess) return <Navigate to="/" replace />;
+  if (hasToken() && !login.isSuccess && handoff !== 'done') return <Navigate to="/" replace />;
 
   const change = (field: LoginField) => (value: string) => {
     setValues((prev) => ({ ...prev, [field]: value }));
@@ -180,6 +215,22 @@ export default function LoginPage() {
           ]}
         />
         <div role="tabpanel" id="login-tabpanel" aria-labelledby={`login-tab-${tab}`}>
+          {handoff === 'pending' ? (
+            <LiteAlert
+              type="info"
+              title={t('login.sso.signingIn')}
+              className="login-alert"
+              data-testid="sso-pending"
+            />
+          ) : null}
+          {ssoFailure && !failure ? (
+            <LiteAlert
+              type="error"
+              title={tx(ssoFailure)}
+              className="login-alert"
+              data-testid="login-error"
+            />
+          ) : null}
           {failure ? (
             <LiteAlert
               type="error"
@@ -240,23 +291,30 @@ export default function LoginPage() {
         >
           {t('login.submit')}
         </LiteButton>
+        {site.providers.length > 0 ? (
+          <div
+            className="login-providers"
+            role="group"
+            aria-label={t('login.otherProviders')}
+            data-testid="login-providers"
+            style={{ display: 'flex', flexDirection: 'column', gap: 8, marginTop: 12 }}
+          >
+            {site.providers.map((provider) => (
+              // A page of the server, not of the client: it sends the browser on to the provider.
+              <a
+                key={provider.id}
+                className="lite-btn lite-btn-large lite-btn-default lite-btn-block"
+                href={`/auth/oidc/${encodeURIComponent(provider.id)}/start?${new URLSearchParams({ redirect: safeRedirect(searchParams.get('redirect')), remember: remember ? '1' : '0' }).toString()}`}
+                data-testid={`login-provider-${provider.id}`}
+                style={{ textDecoration: 'none' }}
+              >
+                <span>{t('login.provider', { label: provider.label })}</span>
+              </a>
+            ))}
+          </div>
+        ) : null}
         <div className="login-form-row">
-          {site.providers.length > 0 ? (
-            <span className="login-providers">
-              <span>{t('login.otherProviders')}</span>
-              {site.providers.map((provider) => (
-                <a
-                  key={provider}
-                  className="lite-link"
-                  href={`/auth/oauth/${encodeURIComponent(provider)}`}
-                >
-                  {provider}
-                </a>
-              ))}
-            </span>
-          ) : (
-            <span />
-          )}
+          <span />
           <Link to="/user/register" className="lite-link" data-testid="register-link">
             {t('login.signUp')}
           </Link>
