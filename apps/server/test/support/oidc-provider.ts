@@ -24,8 +24,15 @@ export interface OidcProviderProcess {
  * the package's development login form: any password, the login names the account. Consent
  * is granted to the client beforehand, as for a first-party application.
  */
-export async function startOidcProvider(opts: { redirectUri: string | string[]; accounts?: Record<string, ProviderAccount>; clientId?: string; clientSecret?: string }): Promise<OidcProviderProcess> {
-  const port = await freePort();
+export async function startOidcProvider(opts: {
+  redirectUri: string | string[];
+  accounts?: Record<string, ProviderAccount>;
+  clientId?: string;
+  clientSecret?: string;
+  /** A port chosen beforehand (freePort), when the client's configuration must name the issuer first. */
+  port?: number;
+}): Promise<OidcProviderProcess> {
+  const port = opts.port ?? (await freePort());
   const issuer = `http://127.0.0.1:${port}`;
   const clientId = opts.clientId ?? 'liftlink';
   const clientSecret = opts.clientSecret ?? 'liftlink-test-secret-0123456789';
@@ -43,16 +50,35 @@ export async function startOidcProvider(opts: { redirectUri: string | string[]; 
     ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     cookies: { keys: ['liftlink-test-provider-cookie-key'] },
+    ttl: {
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      AccessToken: 600,
+      IdToken: 600,
+      AuthorizationCode: 60,
+    },
     findAccount: (_ctx, id) => {
       const account = accounts.get(id);
       if (!account) return undefined;
-      return { accountId: id, claims: () => ({ sub: id, email: account.email, email_verified: account.emailVerified, ...(account.name ? { name: account.name } : {}) }) };
+      return {
+        accountId: id,
+        claims: () => ({
+          sub: id,
+          email: account.email,
+          email_verified: account.emailVerified,
+          ...(account.name ? { name: account.name } : {}),
+        }),
+      };
     },
     // The client is first-party: its grant exists before the first sign-in (no consent page).
     loadExistingGrant: async (ctx) => {
       const existing = ctx.oidc.session!.grantIdFor(ctx.oidc.client!.clientId);
       if (existing) return ctx.oidc.provider.Grant.find(existing);
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client!.clientId,
+        accountId: ctx.oidc.session!.accountId!,
+      });
       grant.addOIDCScope('openid email profile');
       await grant.save();
       return grant;
@@ -66,10 +92,11 @@ export async function startOidcProvider(opts: { redirectUri: string | string[]; 
     clientId,
     clientSecret,
     accounts,
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -101,7 +128,8 @@ export async function completeProviderLogin(authorizationUrl: string, login: str
     }
     const html = await res.text();
     const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-    if (res.status !== 200 || !action || submitted) throw new Error(`the provider answered ${res.status}: ${html.slice(0, 300)}`);
+    if (res.status !== 200 || !action || submitted)
+      throw new Error(`the provider answered ${res.status}: ${html.slice(0, 300)}`);
     submitted = true;
     const post = await fetch(new URL(action.replace(/&amp;/g, '&'), url), {
       method: 'POST',
@@ -110,7 +138,10 @@ export async function completeProviderLogin(authorizationUrl: string, login: str
       body: new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString(),
     });
     keep(post);
-    if (post.status < 300 || post.status >= 400) throw new Error(`the login form answered ${post.status}: ${(await post.text()).slice(0, 300)}`);
+    if (post.status < 300 || post.status >= 400)
+      throw new Error(
+        `the login form answered ${post.status}: ${(await post.text()).slice(0, 300)}`,
+      );
     url = new URL(post.headers.get('location')!, url);
   }
   throw new Error('too many redirects at the provider');
