@@ -186,8 +186,9 @@ test('register, receive the activation mail, activate, sign in', async ({ page }
   await page.goto(new URL(link!).pathname + new URL(link!).search);
   await expect(page.getByTestId('activate-result')).toContainText('Your account is active');
   await signIn(page, username, password);
-  await expect(page).toHaveURL(/\/dashboard\/workplace$/);
-  await expect(page.getByTestId('greeting')).toContainText(username);
+  // Without an invite code the account has no organization yet: it lands on the join page.
+  await expect(page).toHaveURL(/\/account\/join$/);
+  await expect(page.getByTestId('join-page')).toContainText('Join your organization');
 });
 
 test('forgot password: reset mail, new password, sign in', async ({ page }) => {

@@ -106,12 +106,43 @@ export function uniqueName(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** Creates an active user with a built-in role through the admin API. */
+let testOrg: Promise<string> | null = null;
+/**
+ * The operator organization test users belong to unless a test says otherwise: a user
+ * without organization awaits one and lands on the join page instead of their first page.
+ */
+export function testOrgId(): Promise<string> {
+  testOrg ??= (async () => {
+    const api = await asAdmin();
+    const name = 'E2E operators';
+    const find = async () =>
+      (
+        await api.call<{ list: { id: string; name: string }[] }>('GET', '/auth/access/system/orgs')
+      ).result.list.find((o) => o.name === name)?.id;
+    const found = await find();
+    if (found) return found;
+    const created = await api.call<{ id: string }>('POST', '/auth/access/system/orgs/create', {
+      name,
+      kind: 'operator',
+    });
+    // Another worker may have made it a moment earlier.
+    const id = created.status === 200 ? created.result.id : await find();
+    if (!id) throw new Error(`create org: ${created.status} ${created.code}`);
+    return id;
+  })();
+  return testOrg;
+}
+
+/**
+ * Creates an active user with a built-in role through the admin API, in the tests'
+ * organization unless `extra` names one (`orgId: null`: none).
+ */
 export async function createUser(
   roleName: 'viewer' | 'operator' | 'administrator' | 'manufacturerEngineer',
   extra: Record<string, unknown> = {},
 ) {
   const api = await asAdmin();
+  if (!('orgId' in extra)) extra = { ...extra, orgId: await testOrgId() };
   const roles = await api.call<{ list: { id: string; name: string }[] }>(
     'GET',
     '/auth/access/system/roles',

@@ -1,4 +1,4 @@
-import { test, expect, asAdmin, signIn, uniqueName } from './fixtures.ts';
+import { test, expect, asAdmin, signIn, testOrgId, uniqueName } from './fixtures.ts';
 
 /** A user of a custom role holding exactly `permissions`, created through the admin API. */
 async function userWithRole(permissions: { permissionId: string; actions: string[] }[]) {
@@ -15,6 +15,8 @@ async function userWithRole(permissions: { permissionId: string; actions: string
     name: 'E2E landing',
     password,
     roleId: role.result.id,
+    // A member of an organization: one without awaits it and lands on the join page (invites.spec.ts).
+    orgId: await testOrgId(),
   });
   expect(user.status, JSON.stringify(user)).toBe(200);
   return { username, password, roleId: role.result.id };
