@@ -164,6 +164,16 @@ describe.each(DB_KINDS)('sign-in with another provider on %s', (kind) => {
     back2.searchParams.set('state', `${back2.searchParams.get('state')}x`);
     expect((await t.app.inject({ method: 'GET', url: back2.pathname + back2.search, cookies: jar2 })).headers.location).toBe('/user/login?ssoError=stateInvalid');
 
+    // A forged code with the right state: the provider does not redeem it.
+    const jar4: Jar = {};
+    const start4 = await t.app.inject({ method: 'GET', url: '/auth/oidc/corp/start' });
+    keep(jar4, start4);
+    const back4 = await completeProviderLogin(start4.headers.location as string, 'ann-sub');
+    back4.searchParams.set('code', 'forged-code');
+    const forged = await t.app.inject({ method: 'GET', url: back4.pathname + back4.search, cookies: jar4 });
+    expect(forged.headers.location).toBe('/user/login?ssoError=providerFailed');
+    expect(JSON.stringify(forged.headers)).not.toContain('forged-code');
+
     // Foreign: the right state in another browser (no flow cookie, or another one).
     const start3 = await t.app.inject({ method: 'GET', url: '/auth/oidc/corp/start' });
     const back3 = await completeProviderLogin(start3.headers.location as string, 'ann-sub');

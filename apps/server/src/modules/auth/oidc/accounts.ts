@@ -39,7 +39,15 @@ export async function userForAccount(app: FastifyInstance, provider: OidcProvide
   }
   const passwordHash = await hashPassword(newToken()); // nobody knows it: this account signs in through its provider
   const username = await freeUsername(sql, usernameFrom(email));
-  const userId = await createLinkedUser(sql, { username, name: account.name ?? username, email, passwordHash, roleId, orgId, language: DEFAULT_LANGUAGE }, { issuer: account.issuer, subject: account.subject, provider: provider.id });
+  let userId: string;
+  try {
+    userId = await createLinkedUser(sql, { username, name: account.name ?? username, email, passwordHash, roleId, orgId, language: DEFAULT_LANGUAGE }, { issuer: account.issuer, subject: account.subject, provider: provider.id });
+  } catch (err) {
+    // Two first sign-ins of the same account at once: the other one created it.
+    const other = await linkedUserId(sql, account.issuer, account.subject);
+    if (!other) throw err;
+    return (await findUserById(sql, other))!;
+  }
   const user = { userId, username };
   await app.audit({ action: 'auth.oidcAccountCreated', result: 'ok', userId: user.userId, username: user.username, ip, detail: { provider: provider.id, organization: mapping.organization, role: mapping.role } });
   return (await findUserById(sql, user.userId))!;

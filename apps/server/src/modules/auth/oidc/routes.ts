@@ -100,8 +100,10 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
         const account = await client.redeem(currentUrl, { state: state!, nonce: pending.nonce, codeVerifier: pending.codeVerifier });
         user = await userForAccount(app, client.provider, account, ip);
       } catch (err) {
-        if (err instanceof OidcRefusal) return failed(err.code as SsoError);
-        throw err;
+        if (!(err instanceof OidcRefusal)) throw err;
+        // A code or ID token that does not check out counts against the address like a wrong password.
+        if (err.code === 'providerFailed') await recordFailure(sql, [addressKey(ip)]);
+        return failed(err.code as SsoError);
       }
       if (user.status !== 'active') {
         await app.audit({ action: 'auth.login', result: 'denied', userId: user.id, username: user.username, ip, detail: { method: 'oidc', provider, reason: user.status } });
