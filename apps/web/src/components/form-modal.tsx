@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Form, Modal, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useFormSubmit } from '../lib/use-form-submit.ts';
+import { useFormSubmit, type SubmitTexts } from '../lib/use-form-submit.ts';
 
 interface FormModalProps<V> {
   open: boolean;
@@ -13,6 +13,9 @@ interface FormModalProps<V> {
   onClose: () => void;
   width?: number;
   testId?: string;
+  /** Marks the required fields (off by default: most dialogs' fields are all required). */
+  requiredMark?: boolean;
+  texts?: SubmitTexts;
   children: ReactNode;
 }
 
@@ -26,6 +29,8 @@ export function FormModal<V>({
   onClose,
   width,
   testId,
+  requiredMark = false,
+  texts,
   children,
 }: FormModalProps<V>) {
   const { t } = useTranslation();
@@ -43,6 +48,7 @@ export function FormModal<V>({
       }
     },
     onClose,
+    texts,
   );
 
   useEffect(() => {
@@ -65,7 +71,7 @@ export function FormModal<V>({
       forceRender
       data-testid={testId}
     >
-      <Form form={form} layout="vertical" requiredMark={false}>
+      <Form form={form} layout="vertical" requiredMark={requiredMark}>
         {children}
       </Form>
     </Modal>

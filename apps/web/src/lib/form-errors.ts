@@ -33,7 +33,11 @@ export function errorMessage(error: unknown): string | null {
 }
 
 /** Shows the text of a failed call, unless the HTTP client already told the user. */
-export function showError(message: { error: (text: string) => unknown }, error: unknown): void {
-  const text = errorMessage(error);
+export function showError(
+  message: { error: (text: string) => unknown },
+  error: unknown,
+  fallback?: string,
+): void {
+  const text = errorMessage(error) ?? fallback;
   if (text) void message.error(text);
 }

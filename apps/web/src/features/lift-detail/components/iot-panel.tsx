@@ -1,12 +1,12 @@
-import { useEffect, useState } from 'react';
-import { Button, Card, Descriptions, Form, Input, InputNumber, Modal } from 'antd';
+import { useState } from 'react';
+import { Button, Card, Descriptions, Form, Input, InputNumber } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { iotInfoSchema } from '@liftlink/protocol';
 import { DataState } from '../../../components/charts/data-state.tsx';
+import { FormModal } from '../../../components/form-modal.tsx';
 import { liftAllows } from '../../../lib/access.tsx';
 import { tx } from '../../../lib/i18n/i18n.ts';
-import { useFormSubmit } from '../../../lib/use-form-submit.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { useIotUpdate, useLiftInfo } from '../api/lift-api.ts';
 import {
@@ -120,56 +120,44 @@ function IotModal({
   const [form] = Form.useForm<IotForm>();
   const save = useIotUpdate(liftId);
 
-  useEffect(() => {
-    if (!open) return;
-    form.resetFields();
-    form.setFieldsValue({ ...info });
-  }, [open, info, form]);
-
-  const submit = useFormSubmit(form, (values) => save.mutateAsync(toIotInfo(values)), onClose);
-
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('iot.editTitle', { name })}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      forceRender
-      data-testid="iot-modal"
+      form={form}
+      initialValues={{ ...info }}
+      save={(values) => save.mutateAsync(toIotInfo(values))}
+      onClose={onClose}
+      testId="iot-modal"
     >
-      <Form form={form} layout="vertical">
-        <Form.Item
-          name="iccid"
-          label={t('iot.iccid')}
-          extra={t('iot.iccidHint')}
-          rules={[zodRule(shape.iccid)]}
-        >
-          <Input maxLength={22} inputMode="numeric" data-testid="iot-iccid" />
-        </Form.Item>
-        <Form.Item name="carrier" label={t('iot.carrier')} rules={[zodRule(shape.carrier)]}>
-          <Input maxLength={60} data-testid="iot-carrier" />
-        </Form.Item>
-        <Form.Item name="apn" label={t('iot.apn')} rules={[zodRule(shape.apn)]}>
-          <Input maxLength={60} data-testid="iot-apn" />
-        </Form.Item>
-        <Form.Item name="module" label={t('iot.module')} rules={[zodRule(shape.module)]}>
-          <Input maxLength={60} data-testid="iot-module" />
-        </Form.Item>
-        <Form.Item
-          name="signal"
-          label={t('iot.signal')}
-          extra={t('iot.signalHint')}
-          rules={[zodRule(shape.signal)]}
-        >
-          <InputNumber style={{ width: '100%' }} data-testid="iot-signal-input" />
-        </Form.Item>
-        <Form.Item name="notes" label={t('iot.notes')} rules={[zodRule(shape.notes)]}>
-          <Input.TextArea maxLength={300} autoSize={{ minRows: 2, maxRows: 5 }} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item
+        name="iccid"
+        label={t('iot.iccid')}
+        extra={t('iot.iccidHint')}
+        rules={[zodRule(shape.iccid)]}
+      >
+        <Input maxLength={22} inputMode="numeric" data-testid="iot-iccid" />
+      </Form.Item>
+      <Form.Item name="carrier" label={t('iot.carrier')} rules={[zodRule(shape.carrier)]}>
+        <Input maxLength={60} data-testid="iot-carrier" />
+      </Form.Item>
+      <Form.Item name="apn" label={t('iot.apn')} rules={[zodRule(shape.apn)]}>
+        <Input maxLength={60} data-testid="iot-apn" />
+      </Form.Item>
+      <Form.Item name="module" label={t('iot.module')} rules={[zodRule(shape.module)]}>
+        <Input maxLength={60} data-testid="iot-module" />
+      </Form.Item>
+      <Form.Item
+        name="signal"
+        label={t('iot.signal')}
+        extra={t('iot.signalHint')}
+        rules={[zodRule(shape.signal)]}
+      >
+        <InputNumber style={{ width: '100%' }} data-testid="iot-signal-input" />
+      </Form.Item>
+      <Form.Item name="notes" label={t('iot.notes')} rules={[zodRule(shape.notes)]}>
+        <Input.TextArea maxLength={300} autoSize={{ minRows: 2, maxRows: 5 }} />
+      </Form.Item>
+    </FormModal>
   );
 }

@@ -1,8 +1,7 @@
-import { useEffect } from 'react';
-import { App, Form, Input, InputNumber, Modal } from 'antd';
+import { Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { liftLocationSchema, type LiftListItem, type LiftLocation } from '@liftlink/protocol';
-import { applyServerIssues, errorMessage } from '../../../lib/form-errors.ts';
+import { FormModal } from '../../../components/form-modal.tsx';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { liftsApi, useLiftEdit } from '../api/lifts-api.ts';
 
@@ -43,81 +42,56 @@ export function LocationModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<LocationForm>();
   const save = useLiftEdit(liftsApi.updateLocation);
 
-  useEffect(() => {
-    if (!lift) return;
-    form.resetFields();
-    form.setFieldsValue({ ...lift.location });
-  }, [lift, form]);
-
-  const submit = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values || !lift) return;
-    try {
-      await save.mutateAsync({ liftId: lift.id, location: toLocation(values) });
-      void message.success(t('lift.location.saved'));
-      onClose();
-    } catch (error) {
-      if (applyServerIssues(form, error)) return;
-      void message.error(errorMessage(error) ?? t('lift.location.saveFailed'));
-    }
-  };
-
   return (
-    <Modal
+    <FormModal
       open={lift !== null}
       title={t('lift.location.title', { name: lift?.alias || lift?.deviceNo || '' })}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      forceRender
-      data-testid="location-modal"
+      form={form}
+      initialValues={lift ? { ...lift.location } : undefined}
+      save={(values) => save.mutateAsync({ liftId: lift!.id, location: toLocation(values) })}
+      onClose={onClose}
+      testId="location-modal"
+      requiredMark
+      texts={{ saved: t('lift.location.saved'), failed: t('lift.location.saveFailed') }}
     >
-      <Form form={form} layout="vertical" requiredMark>
+      <Form.Item
+        name="address"
+        label={t('lift.location.address')}
+        rules={[{ required: true, message: t('lift.location.missing') }, zodRule(shape.address)]}
+        validateFirst
+      >
+        <Input maxLength={200} data-testid="location-address" />
+      </Form.Item>
+      <Form.Item name="site" label={t('lift.location.site')} rules={[zodRule(shape.site)]}>
+        <Input maxLength={100} />
+      </Form.Item>
+      <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
         <Form.Item
-          name="address"
-          label={t('lift.location.address')}
-          rules={[{ required: true, message: t('lift.location.missing') }, zodRule(shape.address)]}
+          name="latitude"
+          label={t('lift.location.latitude')}
+          rules={[zodRule(shape.latitude)]}
+          style={{ flex: '1 1 140px' }}
         >
-          <Input maxLength={200} data-testid="location-address" />
+          <InputNumber style={{ width: '100%' }} step={0.000001} />
         </Form.Item>
-        <Form.Item name="site" label={t('lift.location.site')} rules={[zodRule(shape.site)]}>
-          <Input maxLength={100} />
-        </Form.Item>
-        <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
-          <Form.Item
-            name="latitude"
-            label={t('lift.location.latitude')}
-            rules={[zodRule(shape.latitude)]}
-            style={{ flex: '1 1 140px' }}
-          >
-            <InputNumber style={{ width: '100%' }} step={0.000001} />
-          </Form.Item>
-          <Form.Item
-            name="longitude"
-            label={t('lift.location.longitude')}
-            rules={[zodRule(shape.longitude)]}
-            style={{ flex: '1 1 140px' }}
-          >
-            <InputNumber style={{ width: '100%' }} step={0.000001} />
-          </Form.Item>
-        </div>
         <Form.Item
-          name="contact"
-          label={t('lift.location.contact')}
-          rules={[zodRule(shape.contact)]}
+          name="longitude"
+          label={t('lift.location.longitude')}
+          rules={[zodRule(shape.longitude)]}
+          style={{ flex: '1 1 140px' }}
         >
-          <Input maxLength={100} />
+          <InputNumber style={{ width: '100%' }} step={0.000001} />
         </Form.Item>
-        <Form.Item name="notes" label={t('lift.location.notes')} rules={[zodRule(shape.notes)]}>
-          <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 5 }} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      </div>
+      <Form.Item name="contact" label={t('lift.location.contact')} rules={[zodRule(shape.contact)]}>
+        <Input maxLength={100} />
+      </Form.Item>
+      <Form.Item name="notes" label={t('lift.location.notes')} rules={[zodRule(shape.notes)]}>
+        <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 5 }} />
+      </Form.Item>
+    </FormModal>
   );
 }
