@@ -45,13 +45,14 @@ async function orgWithLift() {
   return { id: org.result.id, name, deviceNo };
 }
 
+/** Picks the option whose label starts with `option` (organizations read "name · kind"). */
 async function pick(page: Page, testId: string, option: string) {
   await page.getByTestId(testId).click();
   await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: option })
+    .locator(`.ant-select-dropdown:visible .ant-select-item-option[title^="${option}"]`)
     .first()
     .click();
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
 }
 
 /** Registers through the register page (optionally with an invite code), activates by the mailed link. */

@@ -1,10 +1,10 @@
-import { Form, Select } from 'antd';
+import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { userAssignSchema, type UserView } from '@liftlink/protocol';
 import { FormModal } from '../../../components/form-modal.tsx';
-import { roleLabel } from '../../../lib/labels.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
-import { systemApi, useOrgs, useRoles, useSystemMutation } from '../api/system-api.ts';
+import { systemApi, useSystemMutation } from '../api/system-api.ts';
+import { OrgSelect, RoleSelect } from './org-role-selects.tsx';
 
 interface Values {
   orgId: string;
@@ -16,8 +16,6 @@ export function AssignUserModal({ user, onClose }: { user: UserView | null; onCl
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
   const open = user !== null;
-  const roles = useRoles(open);
-  const orgs = useOrgs(open);
   const assign = useSystemMutation((values: Values) =>
     systemApi.assignUser({ id: user?.id ?? '', ...values }),
   );
@@ -36,28 +34,14 @@ export function AssignUserModal({ user, onClose }: { user: UserView | null; onCl
         label={t('account.organization')}
         rules={[zodRule(userAssignSchema.shape.orgId)]}
       >
-        <Select
-          loading={orgs.isPending}
-          options={(orgs.data?.list ?? []).map((org) => ({
-            value: org.id,
-            label: `${org.name} · ${t(`system.org.kind.${org.kind}`)}`,
-          }))}
-          data-testid="assign-org"
-        />
+        <OrgSelect enabled={open} data-testid="assign-org" />
       </Form.Item>
       <Form.Item
         name="roleId"
         label={t('account.role')}
         rules={[zodRule(userAssignSchema.shape.roleId)]}
       >
-        <Select
-          loading={roles.isPending}
-          options={(roles.data?.list ?? []).map((role) => ({
-            value: role.id,
-            label: roleLabel(role.name),
-          }))}
-          data-testid="assign-role"
-        />
+        <RoleSelect enabled={open} data-testid="assign-role" />
       </Form.Item>
     </FormModal>
   );

@@ -1,17 +1,5 @@
 import { useState } from 'react';
-import {
-  Alert,
-  App,
-  Button,
-  Drawer,
-  Form,
-  InputNumber,
-  Modal,
-  Select,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
+import { Alert, App, Button, Drawer, Form, InputNumber, Modal, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +13,8 @@ import {
 import { applyServerIssues, showError } from '../../../lib/form-errors.ts';
 import { roleLabel } from '../../../lib/labels.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
-import { systemApi, useInvites, useOrgs, useRoles, useSystemMutation } from '../api/system-api.ts';
+import { systemApi, useInvites, useSystemMutation } from '../api/system-api.ts';
+import { OrgSelect, RoleSelect } from './org-role-selects.tsx';
 
 const STATE_COLOR: Record<InviteState, string> = {
   active: 'green',
@@ -81,8 +70,6 @@ export function InvitesDrawer({ open, onClose }: { open: boolean; onClose: () =>
   const { message, modal } = App.useApp();
   const [form] = Form.useForm<InviteCreateRequest>();
   const invites = useInvites(open);
-  const orgs = useOrgs(open);
-  const roles = useRoles(open);
   const [created, setCreated] = useState<InviteCreated | null>(null);
   const create = useSystemMutation((body: InviteCreateRequest) => systemApi.createInvite(body));
   const revoke = useSystemMutation((id: string) => systemApi.revokeInvite(id));
@@ -123,23 +110,18 @@ export function InvitesDrawer({ open, onClose }: { open: boolean; onClose: () =>
         data-testid="invite-create-form"
       >
         <Form.Item name="orgId" rules={[zodRule(shape.orgId)]}>
-          <Select
+          <OrgSelect
+            enabled={open}
             placeholder={t('account.organization')}
             style={{ minWidth: 180 }}
-            loading={orgs.isPending}
-            options={(orgs.data?.list ?? []).map((org) => ({ value: org.id, label: org.name }))}
             data-testid="invite-org"
           />
         </Form.Item>
         <Form.Item name="roleId" rules={[zodRule(shape.roleId)]}>
-          <Select
+          <RoleSelect
+            enabled={open}
             placeholder={t('account.role')}
             style={{ minWidth: 150 }}
-            loading={roles.isPending}
-            options={(roles.data?.list ?? []).map((role) => ({
-              value: role.id,
-              label: roleLabel(role.name),
-            }))}
             data-testid="invite-role"
           />
         </Form.Item>

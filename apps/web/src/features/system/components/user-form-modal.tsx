@@ -4,9 +4,9 @@ import { LANGUAGES, userCreateSchema, userUpdateSchema, type UserView } from '@l
 import { FormModal } from '../../../components/form-modal.tsx';
 import { PasswordStrength } from '../../../components/password-strength.tsx';
 import { LANGUAGE_LABELS } from '../../../lib/i18n/language.ts';
-import { roleLabel } from '../../../lib/labels.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
-import { systemApi, useOrgs, useRoles, useSystemMutation } from '../api/system-api.ts';
+import { systemApi, useSystemMutation } from '../api/system-api.ts';
+import { OrgSelect, RoleSelect } from './org-role-selects.tsx';
 
 interface Values {
   username: string;
@@ -36,8 +36,6 @@ export function UserFormModal({
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
   const password = Form.useWatch('password', form) ?? '';
-  const roles = useRoles(open);
-  const orgs = useOrgs(open);
   const save = useSystemMutation((values: Values) => {
     const blankToNull = (v: string | undefined) => (v && v.trim() ? v.trim() : null);
     if (user) {
@@ -122,24 +120,10 @@ export function UserFormModal({
         </Form.Item>
       )}
       <Form.Item name="roleId" label={t('account.role')} rules={[zodRule(create.roleId)]}>
-        <Select
-          loading={roles.isPending}
-          options={(roles.data?.list ?? []).map((role) => ({
-            value: role.id,
-            label: roleLabel(role.name),
-          }))}
-          data-testid="user-role"
-        />
+        <RoleSelect enabled={open} data-testid="user-role" />
       </Form.Item>
       <Form.Item name="orgId" label={t('account.organization')}>
-        <Select
-          allowClear
-          loading={orgs.isPending}
-          options={(orgs.data?.list ?? []).map((org) => ({
-            value: org.id,
-            label: `${org.name} · ${t(`system.org.kind.${org.kind}`)}`,
-          }))}
-        />
+        <OrgSelect enabled={open} allowClear />
       </Form.Item>
       <Form.Item name="language" label={t('layout.language')}>
         <Select
