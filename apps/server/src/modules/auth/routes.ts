@@ -28,13 +28,14 @@ import { newToken, sixDigitCode } from '../../lib/crypto.ts';
 import { assertAcceptablePassword, dummyVerify, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { accountKey, addressKey, assertNotBlocked, clearFailures, recordFailure } from './throttle.ts';
 import { consumeSubjectCode, consumeToken, issueCode, lastIssuedAgoMs } from './one-time-codes.ts';
-import { createSession, revokeSession, revokeUserSessions } from './sessions.ts';
-import { createPendingUser, findTaken, findUserByLogin, findUserById, findUserByMobile, loadUserInfo, markLogin, setPasswordHash, setUserStatus, type UserRow } from '../users/repository.ts';
+import { revokeSession, revokeUserSessions } from './sessions.ts';
+import { createPendingUser, findTaken, findUserByLogin, findUserById, findUserByMobile, loadUserInfo, setPasswordHash, setUserStatus, type UserRow } from '../users/repository.ts';
 import { roleIdByName } from '../system/role-repository.ts';
 import { inviteDetail, inviteHash, inviteInvalid } from '../invites/codes.ts';
 import { findUsableInvite, redeemInvite } from '../invites/repository.ts';
 import { mailText } from './mail-texts.ts';
-import { secureCookies, setCsrfCookie } from './cookies.ts';
+import { setCsrfCookie } from './cookies.ts';
+import { openSession } from './sign-in.ts';
 
 /** Sign-in, sessions, password, registration and recovery (spec sections 4, 5, 7, 8). */
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -99,16 +100,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.audit({ action: 'auth.login', result: 'denied', userId: user.id, username: user.username, ip, detail: { reason: user.status } });
       throw new AppError(user.status === 'frozen' ? 'auth.frozen' : 'auth.pending');
     }
-    const session = await createSession(sql, user.id, ip, request.headers['user-agent']);
-    await markLogin(sql, user.id);
-    await app.audit({ action: 'auth.login', result: 'ok', userId: user.id, username: user.username, ip, detail: { method: body.type } });
-    reply.setCookie(TOKEN_COOKIE, session.token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secureCookies(request),
-      ...(body.remember ? { expires: session.expiresAt } : {}),
-    });
+    const session = await openSession(app, request, reply, user, { remember: body.remember, detail: { method: body.type } });
     return ok({ token: session.token, expiresAt: session.expiresAt.toISOString() });
   });
 

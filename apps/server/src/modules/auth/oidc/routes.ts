@@ -4,8 +4,7 @@ import * as oidc from 'openid-client';
 import { TOKEN_COOKIE, oidcCallbackQuerySchema, oidcHandoffResultSchema, oidcHandoffSchema, oidcProviderParamsSchema, oidcStartQuerySchema, redirectResponsesOf, responsesOf, type SsoError } from '@liftlink/protocol';
 import { AppError, ok } from '../../../lib/errors.ts';
 import { newToken } from '../../../lib/crypto.ts';
-import { markLogin } from '../../users/repository.ts';
-import { createSession } from '../sessions.ts';
+import { openSession } from '../sign-in.ts';
 import { secureCookies } from '../cookies.ts';
 import { addressKey, assertNotBlocked, recordFailure } from '../throttle.ts';
 import { OidcClient, OidcRefusal } from './client.ts';
@@ -109,17 +108,7 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.audit({ action: 'auth.login', result: 'denied', userId: user.id, username: user.username, ip, detail: { method: 'oidc', provider, reason: user.status } });
         return refuse(reply, user.status);
       }
-      // From here as a password sign-in ends (modules/auth/routes.ts): session, cookie, last sign-in, audit.
-      const session = await createSession(sql, user.id, ip, request.headers['user-agent']);
-      await markLogin(sql, user.id);
-      await app.audit({ action: 'auth.login', result: 'ok', userId: user.id, username: user.username, ip, detail: { method: 'oidc', provider } });
-      reply.setCookie(TOKEN_COOKIE, session.token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: secureCookies(request),
-        ...(pending.remember ? { expires: session.expiresAt } : {}),
-      });
+      const session = await openSession(app, request, reply, user, { remember: pending.remember, detail: { method: 'oidc', provider } });
       // The web client keeps its own copy of the token (lib/token.ts): it fetches it with this one-time code and the cookie.
       const code = newToken();
       await saveHandoff(sql, code, await sessionIdOfToken(sql, session.token), pending.remember);
