@@ -188,7 +188,9 @@ test('register, receive the activation mail, activate, sign in', async ({ page }
   await signIn(page, username, password);
   // Without an invite code the account has no organization yet: it lands on the join page.
   await expect(page).toHaveURL(/\/account\/join$/);
-  await expect(page.getByTestId('join-page')).toContainText('Join your organization');
+  await expect(page.getByTestId('join-page')).toContainText(
+    "Ask your organization's administrator for an invite code",
+  );
 });
 
 test('forgot password: reset mail, new password, sign in', async ({ page }) => {

@@ -1,5 +1,4 @@
 import { Card, Typography } from 'antd';
-import { TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageContainer } from '../../../components/page-container.tsx';
@@ -20,9 +19,6 @@ export default function JoinPage() {
   return (
     <PageContainer title={t('menu.account.join')}>
       <Card style={{ maxWidth: 720 }} data-testid="join-page">
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
-          <TeamOutlined /> {t('invite.join.title')}
-        </Typography.Title>
         {info.organization ? (
           <Typography.Paragraph data-testid="join-member">
             {t('invite.join.member', { org: info.organization.name })}

@@ -1,5 +1,17 @@
 import { useState } from 'react';
-import { Alert, App, Button, Drawer, Form, InputNumber, Modal, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Drawer,
+  Form,
+  Grid,
+  InputNumber,
+  Modal,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -71,6 +83,8 @@ export function InvitesDrawer({ open, onClose }: { open: boolean; onClose: () =>
   const [form] = Form.useForm<InviteCreateRequest>();
   const invites = useInvites(open);
   const [created, setCreated] = useState<InviteCreated | null>(null);
+  // On a phone the drawer takes the whole width; the table scrolls sideways.
+  const isPhone = Grid.useBreakpoint().md === false;
   const create = useSystemMutation((body: InviteCreateRequest) => systemApi.createInvite(body));
   const revoke = useSystemMutation((id: string) => systemApi.revokeInvite(id));
 
@@ -99,7 +113,13 @@ export function InvitesDrawer({ open, onClose }: { open: boolean; onClose: () =>
   };
 
   return (
-    <Drawer open={open} onClose={onClose} size={820} title={t('invite.manage')} destroyOnHidden>
+    <Drawer
+      open={open}
+      onClose={onClose}
+      size={isPhone ? '100%' : 820}
+      title={t('invite.manage')}
+      destroyOnHidden
+    >
       <Form<InviteCreateRequest>
         form={form}
         layout="inline"
