@@ -217,7 +217,7 @@ const ruRU: Record<TranslationKey, string> = {
   'invite.join.contact': 'Нужна помощь? Контакт: {{contact}}',
   'invite.join.member': 'Вы состоите в {{org}}.',
   'invite.code': 'Код приглашения',
-  'invite.codeOptional': 'Код приглашения (необязательно)',
+  'invite.codeOptional': 'Код приглашения, если есть',
   'invite.codeHint': 'С кодом вы сразу вступите в организацию',
   'invite.codePlaceholder': 'напр. K7QM-3XPA-9D',
   'invite.redeem': 'Вступить',
