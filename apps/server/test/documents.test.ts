@@ -23,14 +23,12 @@ function tarNames(tgz: Buffer): string[] {
 describe.each(DB_KINDS)('documents on %s', (kind) => {
   let t: TestApp;
   const tokens = { admin: '', viewer: '' };
-  let admin: ReturnType<typeof client>;
   let viewer: ReturnType<typeof client>;
 
   beforeAll(async () => {
     t = await startTestApp(kind);
     tokens.admin = await login(t.app, 'admin', ADMIN_PASSWORD);
     tokens.viewer = (await userWithRole(t, tokens.admin, 'viewer')).token;
-    admin = client(t.app, tokens.admin);
     viewer = client(t.app, tokens.viewer);
   }, 60_000);
   afterAll(async () => {
