@@ -3,11 +3,14 @@ import { eventText, initialLiftStatus } from '@liftlink/protocol';
 import { ensureDemoFleet } from '../src/modules/lifts/demo-fleet.ts';
 import { ADMIN_PASSWORD, DB_KINDS, body, client, login, startTestApp, userWithRole, type TestApp } from './helpers.ts';
 
-/** Alerts, operation log and dashboards, fed through the real ingest path with lift messages. */
-describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => {
-  let t: TestApp;
-  let admin: ReturnType<typeof client>;
-  let adminToken: string;
+/**
+ * A server with `count` demo lifts, fed through the real ingest path: DEMO-0001 and DEMO-0002
+ * online, DEMO-0001 having made one trip (RZGU, then RZD2).
+ */
+async function startFleet(kind: 'pglite' | 'postgres', count: number) {
+  const t = await startTestApp(kind);
+  const adminToken = await login(t.app, 'admin', ADMIN_PASSWORD);
+  const admin = client(t.app, adminToken);
   const ids: Record<string, string> = {};
   let seq = 1_000;
   const now = () => new Date().toISOString();
@@ -18,17 +21,30 @@ describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => 
     sent.set(`${deviceNo}/${seq}`, payload);
     return t.app.ingest.handle(`lifts/${deviceNo}/${topic}`, payload);
   };
+  await ensureDemoFleet(t.database.sql, count);
+  for (const l of body(await admin.get('/auth/access/lift/get')).result.list) ids[l.deviceNo] = l.id;
+  for (const d of ['DEMO-0001', 'DEMO-0002']) await send(d, 'presence', { online: true, session: ++seq });
+  await send('DEMO-0001', 'event', { code: 'RZGU' });
+  await send('DEMO-0001', 'event', { code: 'RZD2', floor: 2 });
+  return { t, adminToken, admin, ids, sent, send, lastSeq: () => seq };
+}
+
+/** Alerts, operation log and dashboards, fed through the real ingest path with lift messages. */
+describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => {
+  // Shared by the tests that each work on lifts of their own; the dashboards, which count
+  // the whole fleet, get a server each.
+  let fleet: Awaited<ReturnType<typeof startFleet>>;
+  let t: TestApp;
+  let admin: ReturnType<typeof client>;
+  let adminToken: string;
+  let ids: Record<string, string>;
+  let sent: Map<string, string>;
+  let send: (deviceNo: string, topic: string, message: object) => Promise<unknown>;
 
   beforeAll(async () => {
-    t = await startTestApp(kind);
-    adminToken = await login(t.app, 'admin', ADMIN_PASSWORD);
-    admin = client(t.app, adminToken);
-    await ensureDemoFleet(t.database.sql, 3);
-    for (const l of body(await admin.get('/auth/access/lift/get')).result.list) ids[l.deviceNo] = l.id;
-    for (const d of ['DEMO-0001', 'DEMO-0002']) await send(d, 'presence', { online: true, session: ++seq });
-    await send('DEMO-0001', 'event', { code: 'RZGU' });
-    await send('DEMO-0001', 'event', { code: 'RZD2', floor: 2 });
-  });
+    fleet = await startFleet(kind, 4);
+    ({ t, admin, adminToken, ids, sent, send } = fleet);
+  }, 60_000);
   afterAll(() => t.close());
 
   it('raises a fault alert once, notifies and mails the users who chose it, and lets them acknowledge it', async () => {
@@ -81,9 +97,10 @@ describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => 
   });
 
   it('raises an offline alert for a lift silent past the threshold', async () => {
-    await t.database.sql.query(`update lifts set last_seen_at = now() - interval '2 hours', online = false where device_no = 'DEMO-0003'`);
+    // DEMO-0004: a lift no other test uses.
+    await t.database.sql.query(`update lifts set last_seen_at = now() - interval '2 hours', online = false where device_no = 'DEMO-0004'`);
     await t.app.jobs.run('alerts');
-    const open = body(await admin.get(`/auth/access/alerts?state=open&liftId=${ids['DEMO-0003']}`)).result.list;
+    const open = body(await admin.get(`/auth/access/alerts?state=open&liftId=${ids['DEMO-0004']}`)).result.list;
     expect(open.map((a: any) => a.kind)).toEqual(['offline']);
   });
 
@@ -103,32 +120,47 @@ describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => 
   });
 
   it('counts the fleet, names the lifts needing attention and shows recent events in the user language', async () => {
-    const w = body(await admin.get('/auth/access/dashboard/workplace')).result;
-    expect(w.counts).toEqual({ total: 3, online: 2, offline: 1, fault: 0 });
-    expect(w.attention.map((a: any) => [a.deviceNo, a.reason])).toContainEqual(['DEMO-0003', 'offline']);
-    expect(w.recentEvents[0]).toHaveProperty('text');
-    expect(w.recentEvents.map((e: any) => e.code)).toContain('RZD2');
-    const a = body(await admin.get('/auth/access/dashboard/analysis')).result;
-    expect(a.tripsToday).toBe(1);
-    expect(a.trips30d).toHaveLength(30);
-    expect(a.onlineRatio).toBeCloseTo(2 / 3);
-    expect(a.faults24h).toEqual(expect.arrayContaining([{ code: 'EC', count: 2 }, { code: 'EA', count: 1 }]));
-    expect(a.topLifts.map((l: any) => [l.deviceNo, l.trips])).toEqual([['DEMO-0001', 1]]);
-  });
+    const { t, admin, send } = await startFleet(kind, 3);
+    try {
+      await send('DEMO-0001', 'event', { code: 'EC' });
+      await send('DEMO-0001', 'event', { code: 'EC' });
+      await send('DEMO-0002', 'event', { code: 'EA' });
+      await t.database.sql.query(`update lifts set last_seen_at = now() - interval '2 hours', online = false where device_no = 'DEMO-0003'`);
+      await t.app.jobs.run('alerts');
+      const w = body(await admin.get('/auth/access/dashboard/workplace')).result;
+      expect(w.counts).toEqual({ total: 3, online: 2, offline: 1, fault: 0 });
+      expect(w.attention.map((a: any) => [a.deviceNo, a.reason])).toContainEqual(['DEMO-0003', 'offline']);
+      expect(w.recentEvents[0]).toHaveProperty('text');
+      expect(w.recentEvents.map((e: any) => e.code)).toContain('RZD2');
+      const a = body(await admin.get('/auth/access/dashboard/analysis')).result;
+      expect(a.tripsToday).toBe(1);
+      expect(a.trips30d).toHaveLength(30);
+      expect(a.onlineRatio).toBeCloseTo(2 / 3);
+      expect(a.faults24h).toEqual(expect.arrayContaining([{ code: 'EC', count: 2 }, { code: 'EA', count: 1 }]));
+      expect(a.topLifts.map((l: any) => [l.deviceNo, l.trips])).toEqual([['DEMO-0001', 1]]);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
 
   it('takes trips older than 30 days off the top lifts when the rollup job runs', async () => {
-    // 40 days ago DEMO-0002 made 5 trips, which its 30-day count still holds.
-    await t.database.sql.query(`insert into lift_daily_stats (lift_id, day, trips) values ($1, (now() at time zone 'utc')::date - 40, 5)`, [ids['DEMO-0002']]);
-    await t.database.sql.query(`update lifts set trips_30d = trips_30d + 5 where id = $1`, [ids['DEMO-0002']]);
-    const before = body(await admin.get('/auth/access/dashboard/analysis')).result;
-    expect(before.topLifts.map((l: any) => [l.deviceNo, l.trips])).toEqual([['DEMO-0002', 5], ['DEMO-0001', 1]]);
-    expect(await t.app.jobs.run('trips30d')).toEqual({ lifts: 1 });
-    const after = body(await admin.get('/auth/access/dashboard/analysis')).result;
-    expect(after.topLifts.map((l: any) => [l.deviceNo, l.trips])).toEqual([['DEMO-0001', 1]]);
-  });
+    const { t, admin, ids } = await startFleet(kind, 3);
+    try {
+      // 40 days ago DEMO-0002 made 5 trips, which its 30-day count still holds.
+      await t.database.sql.query(`insert into lift_daily_stats (lift_id, day, trips) values ($1, (now() at time zone 'utc')::date - 40, 5)`, [ids['DEMO-0002']]);
+      await t.database.sql.query(`update lifts set trips_30d = trips_30d + 5 where id = $1`, [ids['DEMO-0002']]);
+      const before = body(await admin.get('/auth/access/dashboard/analysis')).result;
+      expect(before.topLifts.map((l: any) => [l.deviceNo, l.trips])).toEqual([['DEMO-0002', 5], ['DEMO-0001', 1]]);
+      expect(await t.app.jobs.run('trips30d')).toEqual({ lifts: 1 });
+      const after = body(await admin.get('/auth/access/dashboard/analysis')).result;
+      expect(after.topLifts.map((l: any) => [l.deviceNo, l.trips])).toEqual([['DEMO-0001', 1]]);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
   it('pages the run log at any depth, newest first, a redelivered entry counted once', async () => {
     const liftId = ids['DEMO-0003']!;
-    const first = seq + 1;
+    const first = fleet.lastSeq() + 1;
     for (let i = 0; i < 45; i++) await send('DEMO-0003', 'event', { code: i % 2 ? 'RZGD' : 'RZGU' });
     // The broker redelivers the first message (QoS 1 after a lost acknowledgement): same payload.
     await t.app.ingest.handle('lifts/DEMO-0003/event', sent.get(`DEMO-0003/${first}`)!);
@@ -149,7 +181,7 @@ describe.each(DB_KINDS)('alerts, operation log and dashboards on %s', (kind) => 
     // twice) among the lift's entries.
     await send('DEMO-0003', 'event', { code: 'EB' });
     await send('DEMO-0003', 'event', { code: 'EE' });
-    await t.app.ingest.handle('lifts/DEMO-0003/event', sent.get(`DEMO-0003/${seq}`)!);
+    await t.app.ingest.handle('lifts/DEMO-0003/event', sent.get(`DEMO-0003/${fleet.lastSeq()}`)!);
     const faults = body(await admin.get(`/auth/access/lift/run/logs/get?liftId=${liftId}&class=fault&pageSize=20`)).result;
     expect(faults.total).toBe(2);
     expect(faults.list.map((e: any) => e.code)).toEqual(['EE', 'EB']);
