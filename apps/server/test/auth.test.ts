@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../src/lib/crypto.ts';
 import { ADMIN_PASSWORD, DB_KINDS, body, client, login, startTestApp, userWithRole, type TestApp } from './helpers.ts';
 
 describe.each(DB_KINDS)('sign-in and sessions on %s', (kind) => {
@@ -68,9 +69,10 @@ describe.each(DB_KINDS)('sign-in and sessions on %s', (kind) => {
 
   it('rejects an expired token with 401', async () => {
     const token = await login(t.app, 'admin', ADMIN_PASSWORD);
-    await t.database.sql.query(`update sessions set expires_at = now() - interval '1 second' where revoked_at is null`);
+    // Only this session runs out: the others stay the other tests'.
+    await t.database.sql.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = $1`, [sha256(token)]);
     expect((await client(t.app, token).get('/auth/access/info')).statusCode).toBe(401);
-    adminToken = await login(t.app, 'admin', ADMIN_PASSWORD);
+    expect((await client(t.app, adminToken).get('/auth/access/info')).statusCode).toBe(200);
   });
 
   it('requires the CSRF header for cookie-authenticated writes, not for the Access-Token header', async () => {
@@ -172,8 +174,17 @@ describe.each(DB_KINDS)('sign-in and sessions on %s', (kind) => {
   });
 
   it('audits security events with UTC time, user and address, and never a secret', async () => {
-    await client(t.app).post('/auth/access/login', { username: 'admin', password: 'Wrong-Secret-Xyz' });
-    const rows = await t.database.sql.query<{ action: string; result: string; ip: string; detail: unknown; ts: Date; username: string }>(`select * from audit_log`);
+    const [{ last }] = (await t.database.sql.query<{ last: string }>(`select coalesce(max(id), 0) as last from audit_log`)) as [{ last: string }];
+    // Each event of its own: sign-in, a wrong password, sign-out, a password change refused
+    // and done, a frozen account refused.
+    const u = await userWithRole(t, adminToken, 'operator');
+    await client(t.app).post('/auth/access/login', { username: u.username, password: 'Wrong-Secret-Xyz' });
+    expect((await client(t.app, await login(t.app, u.username, u.password)).post('/auth/access/logout')).statusCode).toBe(200);
+    expect(body(await client(t.app, u.token).post('/auth/access/pwd/update', { oldPassword: 'Wrong-Secret-Old', password: 'A-Fine-New-Pass-2' })).code).toBe('auth.oldPasswordWrong');
+    expect((await client(t.app, u.token).post('/auth/access/pwd/update', { oldPassword: u.password, password: 'A-Fine-New-Pass-2' })).statusCode).toBe(200);
+    await client(t.app, adminToken).post('/auth/access/system/users/freeze', { id: u.id });
+    expect(body(await client(t.app).post('/auth/access/login', { username: u.username, password: 'A-Fine-New-Pass-2' })).code).toBe('auth.frozen');
+    const rows = await t.database.sql.query<{ action: string; result: string; ip: string; detail: unknown; ts: Date; username: string }>(`select * from audit_log where id > $1`, [last]);
     const actions = new Set(rows.map((r) => `${r.action}:${r.result}`));
     for (const a of ['auth.login:ok', 'auth.login:failed', 'auth.logout:ok', 'auth.passwordChange:ok', 'auth.passwordChange:failed', 'auth.login:denied']) expect(actions).toContain(a);
     expect(rows.every((r) => r.ip === '127.0.0.1' && r.ts instanceof Date)).toBe(true);
