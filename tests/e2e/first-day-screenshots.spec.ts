@@ -56,7 +56,7 @@ const test = base.extend<object, { firstDay: FirstDay }>({
         { ready: async (url) => (await fetch(`${url}/auth/Hi`)).ok, timeoutMs: 180_000 },
       );
       try {
-        const admin = await LiftApi.login(server.url, ADMIN.username, ADMIN.password);
+        const admin = await LiftApi.on(server.url, ADMIN.username, ADMIN.password);
         const lift = await admin.lift('DEMO-0001');
         await admin.call('POST', '/auth/access/lift/iot/update', {
           liftId: lift.id,

@@ -42,11 +42,17 @@ export const test = base.extend<{ uiLanguage: string | null }>({
 });
 export { expect };
 
-/** A small API client for set-up steps (creating users) as some user. */
+/**
+ * A small API client for set-up steps (creating users) as some user, against the tests'
+ * server or another (`url`), from a client address of its own.
+ */
 export class Api {
   private cookies = new Map<string, string>();
   private token: string | null = null;
-  private readonly address = nextAddress();
+  constructor(
+    readonly url: string = serverUrl(),
+    private readonly address: string = nextAddress(),
+  ) {}
 
   private cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -70,7 +76,7 @@ export class Api {
     if (csrf) headers['x-xsrf-token'] = csrf;
     if (this.token) headers['access-token'] = this.token;
     if (method === 'POST') headers['content-type'] = 'application/json';
-    const res = await fetch(serverUrl() + apiPath, {
+    const res = await fetch(this.url + apiPath, {
       method,
       headers,
       body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
@@ -84,15 +90,19 @@ export class Api {
     return { status: res.status, code: json.code, result: json.result };
   }
 
-  static async login(username: string, password: string): Promise<Api> {
-    const api = new Api();
-    const res = await api.call<{ token: string }>('POST', '/auth/access/login', {
+  /** Signs this client in; throws when the server refuses. */
+  async signIn(username: string, password: string): Promise<this> {
+    const res = await this.call<{ token: string }>('POST', '/auth/access/login', {
       username,
       password,
     });
     if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${res.code}`);
-    api.token = res.result.token;
-    return api;
+    this.token = res.result.token;
+    return this;
+  }
+
+  static login(username: string, password: string): Promise<Api> {
+    return new Api().signIn(username, password);
   }
 }
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { LiftInfo, LiftListItem } from '@liftlink/protocol';
 import { freePort, until } from '../../apps/server/test/support/ports.ts';
 import { startServerProcess } from '../../apps/server/test/support/server-process.ts';
-import { test as base, ADMIN, expect } from './fixtures.ts';
+import { test as base, ADMIN, Api, expect } from './fixtures.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -21,52 +21,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  */
 export const HEARTBEAT_SECONDS = 15;
 
-/** A minimal API client against one server: set-up steps and forced requests. */
-export class LiftApi {
-  private cookies = new Map<string, string>();
-  private token: string | null = null;
-  constructor(
-    readonly url: string,
-    private readonly address = `10.250.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-  ) {}
-
-  async call<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown) {
-    if (!this.cookies.has('XSRF-TOKEN')) await this.raw('GET', '/auth/Hi');
-    return this.raw<T>(method, apiPath, body);
-  }
-
-  private async raw<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown) {
-    const headers: Record<string, string> = {
-      'x-forwarded-for': this.address,
-      cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-    };
-    const csrf = this.cookies.get('XSRF-TOKEN');
-    if (csrf) headers['x-xsrf-token'] = csrf;
-    if (this.token) headers['access-token'] = this.token;
-    if (method === 'POST') headers['content-type'] = 'application/json';
-    const res = await fetch(this.url + apiPath, {
-      method,
-      headers,
-      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-    });
-    for (const cookie of res.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const [name, ...value] = pair!.split('=');
-      this.cookies.set(name!.trim(), value.join('='));
-    }
-    const json = (await res.json()) as { code: string; result: T };
-    return { status: res.status, code: json.code, result: json.result };
-  }
-
-  static async login(url: string, username: string, password: string): Promise<LiftApi> {
-    const api = new LiftApi(url);
-    const res = await api.call<{ token: string }>('POST', '/auth/access/login', {
-      username,
-      password,
-    });
-    if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${res.code}`);
-    api.token = res.result.token;
-    return api;
+/** The API client (fixtures.ts) against a lift server, with the lift steps the tests use. */
+export class LiftApi extends Api {
+  /** Signed in as `username` on the server at `url`. */
+  static async on(url: string, username: string, password: string): Promise<LiftApi> {
+    return new LiftApi(url).signIn(username, password);
   }
 
   async lifts(): Promise<LiftListItem[]> {
@@ -197,7 +156,7 @@ async function startServer(): Promise<{ server: LiftServer; stop: () => Promise<
     rmSync(path.dirname(webDist), { recursive: true, force: true });
   };
   try {
-    const admin = await LiftApi.login(url, ADMIN.username, ADMIN.password);
+    const admin = await LiftApi.on(url, ADMIN.username, ADMIN.password);
     await until(
       'the simulated lifts online',
       async () => {

@@ -320,7 +320,7 @@ test('a viewer sees no command or edit control, and the server refuses the force
   await expect(page.getByTestId('config-edit')).toHaveCount(0);
   await expect(page.getByTestId('config-import')).toHaveCount(0);
 
-  const viewer = await LiftApi.login(liftServer.url, username, password);
+  const viewer = await LiftApi.on(liftServer.url, username, password);
   const forced = await viewer.control(lift.id, 'summon', { floor: 2 });
   expect([forced.status, forced.code]).toEqual([403, 'forbidden']);
   const info = await admin.info(lift.id);

@@ -54,7 +54,7 @@ const test = base.extend<object, { sso: SsoWorld }>({
             'bob-sub': { email: 'bob@elsewhere.org', emailVerified: true, name: 'Bob Roe' },
           },
         });
-        const admin = await LiftApi.login(server.url, ADMIN.username, ADMIN.password);
+        const admin = await LiftApi.on(server.url, ADMIN.username, ADMIN.password);
         const org = await admin.call('POST', '/auth/access/system/orgs/create', {
           name: 'E2E Operators',
           kind: 'operator',
