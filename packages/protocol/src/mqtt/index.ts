@@ -1,2 +1,3 @@
 export * from './topics.ts';
 export * from './payloads.ts';
+export * from './reconnect.ts';
