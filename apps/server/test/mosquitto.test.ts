@@ -20,16 +20,17 @@ describe.each(MODES)('lift credentials and topic ACLs on the %s broker', (mode) 
   let broker: PrivateMosquitto | undefined;
   let t: TestApp;
   let url: string;
-  const lifts: Record<'A' | 'B', { id: string; deviceNo: string; secret: string }> = {} as never;
+  // C is the lift whose credentials a test resets and revokes: A and B keep theirs.
+  const lifts: Record<'A' | 'B' | 'C', { id: string; deviceNo: string; secret: string }> = {} as never;
   const open: MqttClient[] = [];
 
-  async function lift(name: 'A' | 'B', secret = lifts[name].secret, options = {}): Promise<MqttClient> {
+  async function lift(name: 'A' | 'B' | 'C', secret = lifts[name].secret, options = {}): Promise<MqttClient> {
     const c = await connectLift(url, lifts[name].deviceNo, secret, options);
     open.push(c);
     return c;
   }
 
-  async function storedEvent(name: 'A' | 'B', seq: number): Promise<boolean> {
+  async function storedEvent(name: 'A' | 'B' | 'C', seq: number): Promise<boolean> {
     const rows = await t.database.sql.query('select 1 from lift_events where lift_id = $1 and seq = $2', [lifts[name].id, seq]);
     return rows.length === 1;
   }
@@ -40,8 +41,8 @@ describe.each(MODES)('lift credentials and topic ACLs on the %s broker', (mode) 
     const kind = mode === 'mosquitto' && process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
     t = await startTestApp(kind, broker?.env ?? {});
     url = broker?.url ?? `mqtt://127.0.0.1:${t.app.mqtt.options.port}`;
-    const fleet = await ensureDemoFleet(t.database.sql, 2);
-    for (const [name, demo] of [['A', fleet[0]!], ['B', fleet[1]!]] as const) {
+    const fleet = await ensureDemoFleet(t.database.sql, 3);
+    for (const [name, demo] of [['A', fleet[0]!], ['B', fleet[1]!], ['C', fleet[2]!]] as const) {
       const [row] = await t.database.sql.query<{ id: string }>('select id from lifts where device_no = $1', [demo.deviceNo]);
       // Issued through the real path: stored hashed, registered with the broker.
       const issued = await t.app.deviceCredentials.issue(row!.id);
@@ -140,21 +141,22 @@ describe.each(MODES)('lift credentials and topic ACLs on the %s broker', (mode) 
   });
 
   it.skipIf(skip)('refuses a reset credential at once and disconnects the lift still using it', async () => {
-    const a = await lift('A');
-    const old = lifts.A.secret;
-    const fresh = await t.app.deviceCredentials.issue(lifts.A.id);
+    const a = await lift('C');
+    const old = lifts.C.secret;
+    const fresh = await t.app.deviceCredentials.issue(lifts.C.id);
     expect(await closedWithin(a, 2_000)).toBe(true);
-    await expect(connectLift(url, lifts.A.deviceNo, old)).rejects.toThrow();
-    lifts.A.secret = fresh.secret;
-    const again = await lift('A');
-    await publishEvent(again, lifts.A.deviceNo, 3_000_003, 'RZD1');
-    await until('event with the new secret stored', () => storedEvent('A', 3_000_003), 10_000);
+    await expect(connectLift(url, lifts.C.deviceNo, old)).rejects.toThrow();
+    lifts.C.secret = fresh.secret;
+    const again = await lift('C');
+    await publishEvent(again, lifts.C.deviceNo, 3_000_003, 'RZD1');
+    await until('event with the new secret stored', () => storedEvent('C', 3_000_003), 10_000);
 
     // Revoking: disconnected at once, and the secret no longer works.
-    await t.app.deviceCredentials.revoke(lifts.A.id);
+    await t.app.deviceCredentials.revoke(lifts.C.id);
     expect(await closedWithin(again, 2_000)).toBe(true);
-    await expect(connectLift(url, lifts.A.deviceNo, fresh.secret)).rejects.toThrow();
-    // Lift B was never touched.
+    await expect(connectLift(url, lifts.C.deviceNo, fresh.secret)).rejects.toThrow();
+    // Lifts A and B were never touched.
+    expect((await lift('A')).connected).toBe(true);
     const b = await lift('B');
     expect(b.connected).toBe(true);
   });
