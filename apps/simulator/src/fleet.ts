@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEVICE_KINDS, configVersionSchema, deviceKindSchema, deviceNoSchema, floorCountSchema, wireConfigSchema, type LiftConfig } from '@liftlink/protocol';
+import { DEVICE_KINDS, type ReconnectRule, configVersionSchema, deviceKindSchema, deviceNoSchema, floorCountSchema, wireConfigSchema, type LiftConfig } from '@liftlink/protocol';
 import { LiftMachine } from './lift-machine.ts';
 import { MqttLift, type SimLiftSpec } from './mqtt-lift.ts';
 import { seededRandom } from './random.ts';
@@ -49,7 +49,10 @@ export interface FleetOptions {
   seed?: number;
   /** How long `startFleet` waits for every lift's first connection before it resolves anyway, ms (default 30 s). */
   connectTimeoutMs?: number;
+  /** For tests: the reconnect rule scaled so its first-try window is this many ms (see `MqttLiftOptions.reconnectMs`). */
   reconnectMs?: number;
+  /** The whole reconnect rule, instead of `reconnectMs` (default: `RECONNECT_RULE`). */
+  reconnectRule?: ReconnectRule;
   log?: (line: string) => void;
 }
 
@@ -71,7 +74,7 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
   const bootMs = Date.now();
   const random = seededRandom(options.seed ?? bootMs);
   const faultsDue = new Map<LiftMachine, number>();
-  const lifts = options.lifts.map((spec) => {
+  const lifts = options.lifts.map((spec, i) => {
     const machine = new LiftMachine({
       deviceNo: spec.deviceNo,
       kind: spec.kind,
@@ -94,6 +97,9 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
       statusMovingMs: options.statusMovingMs ?? 1_000,
       log,
       ...(options.reconnectMs ? { reconnectMs: options.reconnectMs } : {}),
+      ...(options.reconnectRule ? { reconnectRule: options.reconnectRule } : {}),
+      // each lift draws its own reconnect waits; with a seed, the same ones every run
+      random: options.seed === undefined ? Math.random : seededRandom(((options.seed ^ 0x9e3779b9) + i) >>> 0),
     });
   });
   const byNo = new Map(lifts.map((l) => [l.deviceNo, l]));

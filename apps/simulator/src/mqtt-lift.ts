@@ -2,12 +2,16 @@ import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import {
   DOWNLINK_TOPICS,
+  RECONNECT_RULE,
+  REFUSED_CONNACK_CODES,
+  ReconnectBackoff,
   TOPIC_RULES,
   decodeLiftMessage,
   encodeLiftMessage,
   liftTopic,
   type DeviceKind,
   type LiftMessages,
+  type ReconnectRule,
   type UplinkTopic,
 } from '@liftlink/protocol';
 import type { LiftMachine, LiftOutput } from './lift-machine.ts';
@@ -36,8 +40,21 @@ export interface MqttLiftOptions {
   /** Wall-clock ms when this process started: the base of the sequence numbers. */
   bootMs: number;
   log: (line: string) => void;
-  /** Delay before reconnecting, ms. */
+  /**
+   * For tests: the reconnect rule (docs/protocol.md, "Reconnecting") scaled so its first-try
+   * window is this many ms (100: tries within 100 ms, the cap at 600 ms). Default: the rule as it is.
+   */
   reconnectMs?: number;
+  /** The whole reconnect rule, instead of `reconnectMs`. */
+  reconnectRule?: ReconnectRule;
+  /** The random source of the reconnect waits, [0, 1) (default Math.random). */
+  random?: () => number;
+}
+
+/** `RECONNECT_RULE` scaled so that its first-try window is `firstTryWindowMs`: the same shape, faster or slower. */
+export function scaledReconnectRule(firstTryWindowMs: number): ReconnectRule {
+  const f = firstTryWindowMs / RECONNECT_RULE.firstTryWindowMs;
+  return { baseMs: RECONNECT_RULE.baseMs * f, capMs: RECONNECT_RULE.capMs * f, firstTryWindowMs, stableMs: RECONNECT_RULE.stableMs * f };
 }
 
 export const SIM_FIRMWARE = 'SIM-1.0.0';
@@ -84,6 +101,10 @@ export class MqttLift {
   private stopped = false;
   private lastError = '';
   private readonly firstConnect: Promise<void>;
+  private readonly backoff: ReconnectBackoff;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  /** The broker refused this try for the lift's identity (a code of REFUSED_CONNACK_CODES). */
+  private refused = false;
 
   constructor(options: MqttLiftOptions) {
     this.options = options;
@@ -99,11 +120,16 @@ export class MqttLift {
       ...(options.spec.secret ? { password: options.spec.secret } : {}),
       clean: false,
       keepalive: 30,
-      reconnectPeriod: options.reconnectMs ?? 2_000,
+      // no fixed-period retries: the lift schedules each try itself (scheduleReconnect)
+      reconnectPeriod: 0,
       connectTimeout: 10_000,
       will: this.will(),
       ...pinnedCa(options),
     };
+    this.backoff = new ReconnectBackoff(
+      options.random ?? Math.random,
+      options.reconnectRule ?? (options.reconnectMs ? scaledReconnectRule(options.reconnectMs) : RECONNECT_RULE),
+    );
     this.client = mqtt.connect(options.mqttUrl, clientOptions);
     this.firstConnect = new Promise((resolve) => this.client.once('connect', () => resolve()));
     this.client.on('reconnect', () => {
@@ -120,8 +146,10 @@ export class MqttLift {
       }
     });
     this.client.on('connect', () => this.onConnect());
+    this.client.on('close', () => this.scheduleReconnect());
     this.client.on('message', (topic, payload) => this.onMessage(topic, payload));
     this.client.on('error', (err) => {
+      if ('code' in err && typeof err.code === 'number' && REFUSED_CONNACK_CODES.includes(err.code)) this.refused = true;
       if (err.message !== this.lastError) options.log(`${this.deviceNo}: mqtt error: ${err.message}`);
       this.lastError = err.message;
     });
@@ -134,6 +162,19 @@ export class MqttLift {
   /** Resolves when the lift has connected once. */
   ready(): Promise<void> {
     return this.firstConnect;
+  }
+
+  /** Every lost connection and failed try ends in one 'close': the next try follows the reconnect rule. */
+  private scheduleReconnect(): void {
+    if (this.stopped || this.reconnectTimer) return;
+    const delay = this.backoff.nextDelayMs(Date.now(), this.refused);
+    this.refused = false;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.stopped) return;
+      // keep the stores: what was published while offline goes out after reconnecting
+      this.client.reconnect({ incomingStore: this.client.incomingStore, outgoingStore: this.client.outgoingStore });
+    }, delay);
   }
 
   private will(): NonNullable<IClientOptions['will']> {
@@ -156,6 +197,7 @@ export class MqttLift {
 
   private onConnect(): void {
     this.lastError = '';
+    this.backoff.connected(Date.now());
     const firmware = this.options.spec.firmware ?? SIM_FIRMWARE;
     this.publish('presence', { online: true, session: this.session, firmware });
     this.client.subscribe(
@@ -222,6 +264,8 @@ export class MqttLift {
       this.publish('presence', { online: false, session: this.session });
     }
     this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
     await this.client.endAsync(!this.client.connected);
   }
 }

@@ -3,18 +3,43 @@ import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { decodeLiftMessage, type DecodedLiftMessage, type LiftMessages, type LiftTopicKind } from '@liftlink/protocol';
 
-/** An in-process aedes broker on a free port; `secrets` turns on password checks (username = device number). */
+/**
+ * An in-process aedes broker on a free port; `secrets` turns on password checks (username =
+ * device number). `restart()` replaces it with a fresh broker at the same address, as a
+ * broker restarted without persistence: every client loses its connection at one instant.
+ */
 export async function startBroker(secrets?: Record<string, string>) {
-  const broker = await Aedes.createBroker();
-  if (secrets) {
-    broker.authenticate = (_client, username, password, done) => done(null, !!username && secrets[username] === password?.toString());
-  }
-  const server: Server = createServer(broker.handle);
+  const create = async () => {
+    const b = await Aedes.createBroker();
+    if (secrets) {
+      b.authenticate = (_client, username, password, done) => done(null, !!username && secrets[username] === password?.toString());
+    }
+    return b;
+  };
+  let broker = await create();
+  const server: Server = createServer((socket) => broker.handle(socket));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    broker,
+    /** The broker running now. */
+    get broker() {
+      return broker;
+    },
+    /**
+     * Closes the broker and its connections; the new broker (handed to `prepare` before it
+     * takes any connection) answers at the same address from that instant on. Resolves with
+     * the time the old broker started closing.
+     */
+    async restart(prepare: (fresh: Aedes) => void = () => {}): Promise<number> {
+      const old = broker;
+      const fresh = await create();
+      prepare(fresh);
+      broker = fresh;
+      const closingAt = Date.now();
+      await new Promise<void>((resolve) => old.close(() => resolve()));
+      return closingAt;
+    },
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
