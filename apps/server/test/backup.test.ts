@@ -84,17 +84,41 @@ describe('backup and restore of the embedded database', () => {
   let token: string;
   let manifest: BackupManifest;
   const sourceEnv = () => ({ DATA_DIR: source });
+  // The administrator's downloads of the source, each audited.
+  let downloads = 0;
+
+  /** The source server, started again if a test stopped it: a server with three simulated lifts (the simulator speaks MQTT to the embedded broker). */
+  async function running(): Promise<ServerProcess> {
+    if (!server) {
+      server = await startServerProcess({
+        DATA_DIR: source,
+        SIMULATOR: '3',
+        MQTT_PORT: String(await freePort()),
+        HEARTBEAT_SECONDS: '10',
+      });
+      token = await signIn(server);
+    }
+    return server;
+  }
+  /** The source server stopped, for a test that opens its folder or backs it up offline. */
+  async function stopped(): Promise<void> {
+    await server?.stop();
+    server = null;
+  }
+  /** Downloads a backup of the source through the API as the administrator. */
+  async function download(to: string): Promise<Response> {
+    const res = await fetch(`${(await running()).url}/auth/access/system/backup`, {
+      headers: { 'access-token': token },
+    });
+    expect(res.status).toBe(200);
+    writeFileSync(to, Buffer.from(await res.arrayBuffer()));
+    downloads++;
+    return res;
+  }
 
   beforeAll(async () => {
     mkdirSync(source);
-    // A server with three simulated lifts (the simulator speaks MQTT to the embedded broker).
-    server = await startServerProcess({
-      DATA_DIR: source,
-      SIMULATOR: '3',
-      MQTT_PORT: String(await freePort()),
-      HEARTBEAT_SECONDS: '10',
-    });
-    token = await signIn(server);
+    server = await running();
     const org = await server.api(
       'POST',
       '/auth/access/system/orgs/create',
@@ -149,6 +173,9 @@ describe('backup and restore of the embedded database', () => {
       token,
     );
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    // The backup the restore tests work from, taken while the lifts speak.
+    await download(file);
+    manifest = readManifest(file);
   }, 180_000);
 
   afterAll(async () => {
@@ -157,13 +184,14 @@ describe('backup and restore of the embedded database', () => {
   });
 
   it('an administrator downloads a backup through the API while ingest goes on', async () => {
-    const viewer = await signIn(server!, 'backup-viewer', 'Viewer-Pass-9241');
-    const denied = await fetch(`${server!.url}/auth/access/system/backup`, {
+    const live = await running();
+    const viewer = await signIn(live, 'backup-viewer', 'Viewer-Pass-9241');
+    const denied = await fetch(`${live.url}/auth/access/system/backup`, {
       headers: { 'access-token': viewer },
     });
     expect(denied.status).toBe(403);
 
-    const info = await server!.api<{ database: string; counts: Record<string, number> }>(
+    const info = await live.api<{ database: string; counts: Record<string, number> }>(
       'GET',
       '/auth/access/system/backup/info',
       undefined,
@@ -172,48 +200,46 @@ describe('backup and restore of the embedded database', () => {
     expect(info.body.result.database).toBe('pglite');
     const entriesBefore = info.body.result.counts.lift_events!;
 
-    const res = await fetch(`${server!.url}/auth/access/system/backup`, {
-      headers: { 'access-token': token },
-    });
-    expect(res.status).toBe(200);
+    const own = path.join(root, 'api.llbackup');
+    const res = await download(own);
     expect(res.headers.get('content-disposition')).toMatch(
       /attachment; filename="liftlink-backup-\d{8}-\d{4}\.llbackup"/,
     );
-    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-    manifest = readManifest(file);
-    expect(manifest).toMatchObject({
+    const taken = readManifest(own);
+    expect(taken).toMatchObject({
       format: 'liftlink-backup',
       product: 'LiftLink',
       database: 'pglite',
     });
-    expect(manifest.counts.lift_events).toBeGreaterThanOrEqual(entriesBefore);
+    expect(taken.counts.lift_events).toBeGreaterThanOrEqual(entriesBefore);
 
     // Ingest did not stop: a lift called to another floor writes its trip to the run log
     // after the backup.
-    const lifts = await server!.api<{ list: { id: string }[] }>('GET', '/auth/access/lift/get', undefined, token);
+    const lifts = await live.api<{ list: { id: string }[] }>('GET', '/auth/access/lift/get', undefined, token);
     let floor = 1;
     await until(
       'new run-log entries after the backup',
       async () => {
         floor = floor === 1 ? 2 : 1;
-        await server!.api('POST', '/auth/access/lift/control', { liftId: lifts.body.result.list[0]!.id, command: 'summon', args: { floor } }, token);
-        const now = await server!.api<{ counts: Record<string, number> }>(
+        await live.api('POST', '/auth/access/lift/control', { liftId: lifts.body.result.list[0]!.id, command: 'summon', args: { floor } }, token);
+        const now = await live.api<{ counts: Record<string, number> }>(
           'GET',
           '/auth/access/system/backup/info',
           undefined,
           token,
         );
-        return now.body.result.counts.lift_events! > manifest.counts.lift_events!;
+        return now.body.result.counts.lift_events! > taken.counts.lift_events!;
       },
       60_000,
       500,
     );
   }, 120_000);
 
-  it('the CLI refuses to copy the database under a running server', () => {
+  it('the CLI refuses to copy the database under a running server', async () => {
+    await running();
     const run = script('backup', ['--out', path.join(root, 'refused.llbackup')], sourceEnv());
     expectRefusal(run, /the server is running/);
-  });
+  }, 120_000);
 
   it('restores into a new data folder: every organization, user, lift, configuration version, run-log entry and audit row is there', async () => {
     const target = path.join(root, 'restored');
@@ -241,8 +267,7 @@ describe('backup and restore of the embedded database', () => {
     }
 
     // Both folders side by side, with both servers stopped.
-    await server!.stop();
-    server = null;
+    await stopped();
     const a = await openPglite(source);
     const b = await openPglite(target);
     try {
@@ -263,11 +288,11 @@ describe('backup and restore of the embedded database', () => {
       expect(auditB.length).toBeGreaterThanOrEqual(backedUp);
       expect(auditB.slice(0, backedUp)).toEqual(auditA.slice(0, backedUp));
       expect(auditB.slice(backedUp).every((row) => row.endsWith('|auth.login|ok'))).toBe(true);
-      // The download itself is audited, with who took it.
+      // Each download is audited, with who took it.
       const taken = await a.sql.query<{ username: string; result: string }>(
         `select username, result from audit_log where action = 'system.backup'`,
       );
-      expect(taken).toEqual([{ username: 'admin', result: 'ok' }]);
+      expect(taken).toEqual(Array.from({ length: downloads }, () => ({ username: 'admin', result: 'ok' })));
     } finally {
       await a.close();
       await b.close();
@@ -319,6 +344,7 @@ describe('backup and restore of the embedded database', () => {
   }, 120_000);
 
   it('backs up a stopped server with the CLI, and the copy restores whole', async () => {
+    await stopped();
     const out = path.join(root, 'offline.llbackup');
     const run = script('backup', ['--out', out], sourceEnv());
     expect(run.code, run.stderr).toBe(0);
