@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_FIELDS, EVENT_TABLE, PRESENCE_REASON_NAMES, PRESENCE_REASONS, REFUSAL_REASONS, presenceCode, type ConfigField } from '@liftlink/protocol';
+import { CONFIG_FIELDS, EVENT_TABLE, PRESENCE_REASON_NAMES, PRESENCE_REASONS, RECONNECT_RULE, REFUSAL_REASONS, presenceCode, reconnectBoundMs, refusedReconnectDelayMs, type ConfigField } from '@liftlink/protocol';
 
 /**
  * The tables of docs/protocol.md that come straight from the protocol package (event
- * codes, presence reasons, refusal reasons, configuration fields), so the document cannot drift from the
+ * codes, presence reasons, refusal reasons, configuration fields, the reconnect rule), so the document cannot drift from the
  * code. Run `node --import tsx apps/simulator/src/protocol-doc.ts` to refresh them; a test
  * fails when they are stale.
  */
@@ -55,7 +55,41 @@ export function configTable(): string {
   );
 }
 
-const SECTIONS: Record<string, () => string> = { events: eventTable, presenceReasons: presenceReasonTable, refusals: refusalTable, config: configTable };
+const RECONNECT_TEXTS: Record<keyof typeof RECONNECT_RULE, string> = {
+  baseMs: 'attempt n ≥ 1 waits random in [0, min(cap, base · 2^n))',
+  capMs: 'the longest wait',
+  firstTryWindowMs: 'the first try after a lost connection waits random in [0, window)',
+  stableMs: 'a connection up this long resets the attempts',
+};
+
+const seconds = (ms: number) => `${ms / 1000} s`;
+
+export function reconnectRuleTable(): string {
+  return table(
+    ['Constant', 'Value', 'Meaning'],
+    (Object.keys(RECONNECT_TEXTS) as (keyof typeof RECONNECT_RULE)[]).map((k) => [`\`${k}\``, seconds(RECONNECT_RULE[k]), RECONNECT_TEXTS[k]]),
+  );
+}
+
+/** The waits attempt by attempt, up to the first at the cap, and after a refusal. */
+export function reconnectWaitsTable(): string {
+  const rows: string[][] = [];
+  for (let n = 0; n === 0 || reconnectBoundMs(n - 1) < RECONNECT_RULE.capMs; n += 1) {
+    rows.push([n === 0 ? '0 (first try after a lost connection)' : String(n), `0 … ${seconds(reconnectBoundMs(n))}`]);
+  }
+  rows.at(-1)![0] += ' and later';
+  rows.push(['after a refusal', `${seconds(refusedReconnectDelayMs(() => 0))} … ${seconds(RECONNECT_RULE.capMs)}`]);
+  return table(['Attempt', 'Waits'], rows);
+}
+
+const SECTIONS: Record<string, () => string> = {
+  events: eventTable,
+  presenceReasons: presenceReasonTable,
+  refusals: refusalTable,
+  config: configTable,
+  reconnectRule: reconnectRuleTable,
+  reconnectWaits: reconnectWaitsTable,
+};
 
 /** Replaces every `<!-- generated:NAME -->` … `<!-- /generated:NAME -->` block with the current table. */
 export function renderGenerated(doc: string): string {
