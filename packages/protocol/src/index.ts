@@ -1,4 +1,5 @@
 export * from './constants.ts';
+export * from './random.ts';
 export * from './api/envelope.ts';
 export * from './api/auth.ts';
 export * from './api/admin.ts';

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../random.ts';
 import { RECONNECT_RULE, ReconnectBackoff, reconnectBoundMs, reconnectDelayMs, refusedReconnectDelayMs } from './reconnect.ts';
 
 const { baseMs, capMs, firstTryWindowMs, stableMs } = RECONNECT_RULE;
-
-/** A seeded random source (mulberry32), so every run draws the same numbers. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** 1,000 lifts lose a stable connection at the same instant: how many make their first try in each second. */
 function firstTriesPerSecond(random: () => number): number[] {
