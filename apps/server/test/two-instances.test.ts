@@ -16,6 +16,30 @@ import { ADMIN_PASSWORD } from './helpers.ts';
  * Production layout in miniature: two server processes sharing one PostgreSQL and one
  * Mosquitto (dynamic security), with a simulated demo fleet and bare lift connections.
  */
+let addressCounter = 0;
+/**
+ * A client at an address of its own (the servers trust X-Forwarded-For, as behind a proxy):
+ * each test spends its own rate-limit and sign-in budget, never another's.
+ */
+function clientAtOwnAddress() {
+  addressCounter += 1;
+  const address = `10.77.${addressCounter >> 8}.${addressCounter & 255}`;
+  const api = async <T = any>(server: ServerProcess, method: 'GET' | 'POST', route: string, body?: unknown, token?: string) => {
+    const res = await fetch(server.url + route, {
+      method,
+      headers: { 'x-forwarded-for': address, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { 'access-token': token } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as { success: boolean; code: string; msg: string; result: T } };
+  };
+  const signIn = async (server: ServerProcess, username = 'admin', password = ADMIN_PASSWORD) => {
+    const res = await api<{ token: string }>(server, 'POST', '/auth/access/login', { username, password });
+    if (res.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
+    return res.body.result.token;
+  };
+  return { address, api, signIn };
+}
+
 const skip = skipWithout('Mosquitto and PostgreSQL', mosquittoMissing ?? (process.env.TEST_DATABASE_URL ? null : privatePostgresMissing));
 
 describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto', () => {
@@ -38,7 +62,7 @@ describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto'
       adminUrl = privatePg.url;
     }
     db = await createDatabase(adminUrl);
-    const env = { ...broker.env, DATABASE_URL: db.url, HEARTBEAT_SECONDS: '20', COMMAND_WAIT_MS: '60000', RATE_LIMIT_MAX: '400' };
+    const env = { ...broker.env, DATABASE_URL: db.url, HEARTBEAT_SECONDS: '20', COMMAND_WAIT_MS: '60000', RATE_LIMIT_MAX: '400', TRUST_PROXY: 'true' };
     // Instance one migrates the database and runs the demo fleet (registered with Mosquitto through app.brokerAdmin).
     one = await startServerProcess({ ...env, INSTANCE_ID: 'one', SIMULATOR: '2' });
     two = await startServerProcess({ ...env, INSTANCE_ID: 'two' });
@@ -89,15 +113,17 @@ describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto'
   }, 90_000);
 
   it('shows a browser on instance one the live changes of a command sent through instance two, and answers on instance two', async () => {
+    const c = clientAtOwnAddress();
+    const token = await c.signIn(one);
     const live = await openLiveSocket(one.url, token);
     await live.next('ready', (m) => m.type === 'ready');
     live.send({ type: 'subscribe', liftIds: [demoId] });
     await live.next('subscribed', (m) => m.type === 'subscribed' && m.liftIds.includes(demoId));
-    const tokenTwo = await signIn(two);
-    const info = (await two.api('POST', '/auth/access/lift/getInfo', { liftId: demoId }, tokenTwo)).body.result;
+    const tokenTwo = await c.signIn(two);
+    const info = (await c.api(two, 'POST', '/auth/access/lift/getInfo', { liftId: demoId }, tokenTwo)).body.result;
     const target = info.lift.floor === 2 ? 1 : 2;
     // COMMAND_WAIT_MS is 60 s: only the live bus (the answer may be ingested by instance one) ends the wait in time.
-    const res = await two.api('POST', '/auth/access/lift/control', { liftId: demoId, command: 'summon', args: { floor: target } }, tokenTwo);
+    const res = await c.api(two, 'POST', '/auth/access/lift/control', { liftId: demoId, command: 'summon', args: { floor: target } }, tokenTwo);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(['accepted', 'done']).toContain(res.body.result.state);
     const commandId = res.body.result.commandId;
@@ -111,7 +137,7 @@ describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto'
     // More answers through both instances: every one reaches the instance whose request waits.
     for (const [server, t] of [[one, token], [two, tokenTwo], [one, token], [two, tokenTwo]] as const) {
       for (const on of [true, false]) {
-        const r = await server.api('POST', '/auth/access/lift/control', { liftId: demoId, command: 'lock', args: { on } }, t);
+        const r = await c.api(server, 'POST', '/auth/access/lift/control', { liftId: demoId, command: 'lock', args: { on } }, t);
         expect(r.status, JSON.stringify(r.body)).toBe(200);
         expect(r.body.result.state).toBe('done');
       }
@@ -119,30 +145,40 @@ describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto'
   }, 120_000);
 
   it('shares sessions: signed in on one, used and signed out on two, refused on one', async () => {
-    const t = await signIn(one);
-    expect((await two.api('GET', '/auth/access/info', undefined, t)).status).toBe(200);
-    expect((await two.api('POST', '/auth/access/logout', {}, t)).status).toBe(200);
-    expect((await one.api('GET', '/auth/access/info', undefined, t)).status).toBe(401);
+    const c = clientAtOwnAddress();
+    const t = await c.signIn(one);
+    expect((await c.api(two, 'GET', '/auth/access/info', undefined, t)).status).toBe(200);
+    expect((await c.api(two, 'POST', '/auth/access/logout', {}, t)).status).toBe(200);
+    expect((await c.api(one, 'GET', '/auth/access/info', undefined, t)).status).toBe(401);
   });
 
   it('shares the sign-in throttle: failures on both instances add up', async () => {
-    const attempt = (server: ServerProcess) => server.api('POST', '/auth/access/login', { username: 'admin', password: 'wrong-password-1' });
+    // An account of its own, blocked here and nowhere else.
+    const c = clientAtOwnAddress();
+    const roles = await c.api<{ list: { id: string; name: string }[] }>(one, 'GET', '/auth/access/system/roles', undefined, token);
+    const username = `throttled-${addressCounter}`;
+    const password = 'Throttled-Pass-8317';
+    const created = await c.api(one, 'POST', '/auth/access/system/users/create', { username, name: username, password, roleId: roles.body.result.list.find((r) => r.name === 'viewer')!.id }, token);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const attempt = (server: ServerProcess) => c.api(server, 'POST', '/auth/access/login', { username, password: 'wrong-password-1' });
     for (const server of [one, two, one, two, one]) expect((await attempt(server)).status).toBe(401);
     // The sixth failure, on the other instance, blocks the account everywhere.
     await attempt(two);
     const blocked = await attempt(one);
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe('auth.tooManyAttempts');
-    expect((await two.api('POST', '/auth/access/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(429);
-    await database.sql.query(`delete from auth_throttle`);
+    expect((await c.api(two, 'POST', '/auth/access/login', { username, password })).status).toBe(429);
   });
 
   it('shares the global rate limit: requests to both instances count together', async () => {
-    const hit = (server: ServerProcess) => fetch(`${server.url}/auth/public/site`).then((r) => r.status);
-    // 400 a minute per address; earlier tests used part of it. Spend the rest on both instances.
+    const { address } = clientAtOwnAddress();
+    const hit = (server: ServerProcess) => fetch(`${server.url}/auth/public/site`, { headers: { 'x-forwarded-for': address } }).then((r) => r.status);
+    // 400 a minute per address, this test's own: spend it all on both instances.
     const statuses: number[] = [];
     for (let i = 0; i < 210; i++) statuses.push(await hit(one), await hit(two));
     expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(400);
+    // Another address still has its budget: the limit is per client.
+    expect((await clientAtOwnAddress().api(two, 'GET', '/auth/public/site')).status).toBe(200);
     expect(statuses.slice(-2)).toEqual([429, 429]);
     // Instance two alone has seen about 210: it refuses only because the counts are shared.
     expect(statuses.filter((s, i) => i % 2 === 1 && s === 200).length).toBeLessThan(210);
