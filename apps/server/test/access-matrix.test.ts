@@ -238,8 +238,13 @@ describe.each(DB_KINDS)('authorization model on %s', (kind) => {
   });
 
   it('audits a denial', async () => {
-    const rows = await t.database.sql.query<{ action: string }>(`select action from audit_log where action = 'access.denied'`);
-    expect(rows.length).toBeGreaterThan(0);
+    // A viewer of its own, refused a change it has no permission for.
+    const viewer = await userWithRole(t, adminToken, 'viewer', undefined, orgs.O);
+    const res = await client(t.app, viewer.token).post('/auth/access/lift/alias/update', { liftId: lifts.assigned.id, alias: 'Denied' });
+    expect([res.statusCode, body(res).code]).toEqual([403, 'forbidden']);
+    const rows = await t.database.sql.query<{ username: string; result: string; detail: { url: string } }>(`select username, result, detail from audit_log where action = 'access.denied' and user_id = $1`, [viewer.id]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ username: viewer.username, result: 'denied', detail: { url: '/auth/access/lift/alias/update' } });
   });
 });
 
