@@ -9,17 +9,9 @@
 // Answers:  { id, rows, data? } | { id, error: { message, ...fields of PostgreSQL's error } }
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pgliteOptions } from './pglite-options.mjs';
 
-/**
- * PostgreSQL's own buffer pool. PGlite starts with PostgreSQL's default, 128 MB, all of it
- * WebAssembly memory that is never given back, while the data files it reads are cached by
- * the operating system anyway (PGlite's disk is the host's file system). 16 MB keeps the
- * hot pages of the lifts, presence and the current run-log month (idle server 110 MiB
- * smaller, bench/idle-memory.ts). Set on every start, not stored in the data directory.
- */
-const SHARED_BUFFERS = '16MB';
-const options = { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] };
-const client = workerData.dataDir ? new PGlite(workerData.dataDir, options) : new PGlite(options);
+const client = workerData.dataDir ? new PGlite(workerData.dataDir, pgliteOptions) : new PGlite(pgliteOptions);
 
 /** The fields of a PostgreSQL error (code, detail, constraint, ...) cross the thread as plain data. */
 function plainError(err) {
