@@ -4,6 +4,7 @@ import { parseCli, USAGE, type FleetSource } from './cli.ts';
 import { fleetSpecSchema, generateFleet, startFleet, type FleetHandle } from './fleet.ts';
 import type { SimLiftSpec } from './mqtt-lift.ts';
 import { runSerialController } from './serial/run.ts';
+import { stopOnSignals } from './shutdown.ts';
 
 /** How long a stop may take before the process exits anyway. */
 const STOP_TIMEOUT_MS = 3_000;
@@ -13,9 +14,13 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function loadLifts(source: FleetSource): Promise<SimLiftSpec[]> {
   if (source.type === 'count') return generateFleet(source.count, source.prefix);
-  const raw = source.type === 'file' ? await readFile(source.path, 'utf8') : await text(process.stdin);
+  const raw =
+    source.type === 'file' ? await readFile(source.path, 'utf8') : await text(process.stdin);
   const parsed = fleetSpecSchema.safeParse(JSON.parse(raw));
-  if (!parsed.success) throw new Error(`fleet JSON is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `fleet JSON is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -28,38 +33,24 @@ async function main(): Promise<void> {
   if (cli.source.type === 'serial') return runSerialController(cli.source, log);
   const lifts = await loadLifts(cli.source);
   let fleet: FleetHandle | null = null;
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`simulator: ${signal}, stopping ${lifts.length} lifts`);
-    // Each lift says goodbye to the broker; a broker that is gone must not keep us alive.
-    setTimeout(() => {
-      log('simulator: the broker did not answer, stopping anyway');
-      process.exit(0);
-    }, STOP_TIMEOUT_MS).unref();
-    const done = fleet ? fleet.stop() : Promise.resolve();
-    done.then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log(`simulator: stop failed: ${String(err)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // Each lift says goodbye to the broker; a broker that is gone must not keep us alive.
+  const exit = stopOnSignals(
+    `${lifts.length} lifts`,
+    () => (fleet ? fleet.stop() : Promise.resolve()),
+    log,
+    STOP_TIMEOUT_MS,
+  );
   if (cli.source.type === 'stdin') {
     // Fed by a server (embedded mode): when that process dies without stopping us (killed,
     // crashed), we are adopted by another and stop too instead of running on as an orphan.
     const parent = process.ppid;
     setInterval(() => {
-      if (process.ppid !== parent) shutdown('parent process gone');
+      if (process.ppid !== parent) exit.shutdown('parent process gone');
     }, 1_000).unref();
   }
   log(`simulator: starting ${lifts.length} lifts against ${cli.fleet.mqttUrl}`);
   fleet = await startFleet({ ...cli.fleet, lifts, log });
-  if (stopping) return;
+  if (exit.stopping) return;
   process.stdout.write(`${JSON.stringify({ ready: true, count: lifts.length })}\n`);
   log(`simulator: ${fleet.connectedCount()} of ${lifts.length} lifts connected`);
 }

@@ -1,4 +1,5 @@
 import { SIM_FIRMWARE } from '../mqtt-lift.ts';
+import { stopOnSignals } from '../shutdown.ts';
 import type { SerialSource } from './cli-options.ts';
 import { startSerialController, type SerialControllerHandle } from './serial-controller.ts';
 
@@ -6,32 +7,34 @@ import { startSerialController, type SerialControllerHandle } from './serial-con
  * `--serial PATH`: runs one controller until SIGTERM / SIGINT. Prints one line on stdout,
  * `{"ready":true,"serial":PATH,"controllerSerial":S}`, once its settings are loaded.
  */
-export async function runSerialController(source: SerialSource, log: (line: string) => void): Promise<void> {
+export async function runSerialController(
+  source: SerialSource,
+  log: (line: string) => void,
+): Promise<void> {
   let handle: SerialControllerHandle | null = null;
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`simulator: ${signal}, stopping the controller on ${source.path}`);
-    (handle ? handle.stop() : Promise.resolve()).then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log(`simulator: stop failed: ${String(err)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  stopOnSignals(
+    `the controller on ${source.path}`,
+    () => (handle ? handle.stop() : Promise.resolve()),
+    log,
+  );
   handle = await startSerialController({
     path: source.path,
     baudRate: source.baudRate,
     stateFile: source.stateFile,
-    identity: { kind: source.kind, floors: source.floors, firmware: SIM_FIRMWARE, ...(source.controllerSerial ? { controllerSerial: source.controllerSerial } : {}) },
+    identity: {
+      kind: source.kind,
+      floors: source.floors,
+      firmware: SIM_FIRMWARE,
+      ...(source.controllerSerial ? { controllerSerial: source.controllerSerial } : {}),
+    },
     ...(source.mqttUrlOverride ? { mqttUrlOverride: source.mqttUrlOverride } : {}),
     log,
   });
   const { identity, deviceNo } = handle.core.state;
-  process.stdout.write(`${JSON.stringify({ ready: true, serial: source.path, controllerSerial: identity.controllerSerial })}\n`);
-  log(`simulator: controller ${identity.controllerSerial} (${identity.kind}, ${identity.floors} floors, device number ${deviceNo ?? 'not assigned'}) on ${source.path}, settings in ${source.stateFile}`);
+  process.stdout.write(
+    `${JSON.stringify({ ready: true, serial: source.path, controllerSerial: identity.controllerSerial })}\n`,
+  );
+  log(
+    `simulator: controller ${identity.controllerSerial} (${identity.kind}, ${identity.floors} floors, device number ${deviceNo ?? 'not assigned'}) on ${source.path}, settings in ${source.stateFile}`,
+  );
 }
