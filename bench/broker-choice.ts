@@ -48,6 +48,8 @@ interface Delivery {
 
 /** The ingest side: takes every status from the replicated stream/queue, acks after "storing". */
 interface Ingest {
+  /** What the broker still holds for the consumer (NATS: not yet delivered / delivered and not acknowledged). */
+  backlog?(): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,11 @@ async function natsIngest(cluster: BrokerCluster, onMessage: (d: Delivery) => vo
   };
   return {
     ingest: {
+      async backlog() {
+        const info = await jsm.consumers.info('$MQTT_msgs', INGEST);
+        const stream = await jsm.streams.info('$MQTT_msgs');
+        return { pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered, streamMessages: stream.state.messages, consumerLeader: info.cluster?.leader };
+      },
       async close() {
         messages.stop();
         await nc.close();
@@ -330,6 +337,8 @@ async function measure(kind: BrokerKind): Promise<Record<string, unknown>> {
       if (lost === 0) break;
       await sleep(500);
     }
+    const backlog = lost > 0 ? await ingest.backlog?.().catch((err: unknown) => String(err)) : undefined;
+    if (backlog !== undefined) log(`${kind}: the broker's backlog for the consumer: ${JSON.stringify(backlog)}`);
     const duplicated = [...received.values()].reduce((n, c) => n + (c > 1 ? c - 1 : 0), 0);
     log(`${kind}: published ${published}, acknowledged ${acked.size}, consumed ${received.size}, lost ${lost}, duplicated ${duplicated}`);
 
@@ -365,6 +374,7 @@ async function measure(kind: BrokerKind): Promise<Record<string, unknown>> {
       unacknowledgedAtEnd: pending,
       acknowledged: acked.size,
       lost,
+      ...(backlog !== undefined ? { backlog } : {}),
       duplicated,
       restartMs,
     };
