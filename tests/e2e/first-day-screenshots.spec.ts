@@ -1,9 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import type { LiftListItem } from '@liftlink/protocol';
-import { freePort } from '../../apps/server/test/support/ports.ts';
-import { startServerProcess } from '../../apps/server/test/support/server-process.ts';
-import { test as base, ADMIN, expect, signIn } from './fixtures.ts';
+import { test as base, ADMIN, expect, signIn, startOwnServer } from './fixtures.ts';
+import { SCREENSHOT_LANGUAGES, SCREENSHOT_VIEWPORTS, settle } from './screenshot-kit.ts';
 import { LiftApi } from './lift-fixture.ts';
 
 /**
@@ -14,11 +12,6 @@ import { LiftApi } from './lift-fixture.ts';
  * organization and the administrator's side of it.
  * Opt-in: LIFTLINK_SCREENSHOTS=1 npx playwright test first-day-screenshots --workers=1
  */
-const LANGUAGES = ['zh-CN', 'en-US', 'ru-RU'] as const;
-const VIEWPORTS = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-} as const;
 const WAITING = { username: 'new.technician', password: 'Waiting-Pass-2026!' };
 
 interface FirstDay {
@@ -31,19 +24,11 @@ const test = base.extend<object, { firstDay: FirstDay }>({
     // Playwright's fixture signature needs the (empty) destructuring.
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const mqttPort = await freePort();
-      const server = await startServerProcess(
-        (_port, url) => ({
-          MQTT_PORT: String(mqttPort),
+      const server = await startOwnServer(
+        {
           SIMULATOR: '6',
           DEMO_HISTORY_DAYS: '30',
           DEMO_FAULT_SECONDS: '5',
-          LIFTLINK_ADMIN_PASSWORD: ADMIN.password,
-          PUBLIC_URL: url,
-          TRUST_PROXY: 'true',
-          SMTP_URL: '',
-          DATABASE_URL: '',
-          MQTT_URL: '',
           SITE_SERVICE_CONTACT: '+86 400 820 8820 · service@liftlink.example',
           // Only listed on the login page here; the sign-in itself has its own e2e test.
           OIDC_PROVIDERS: 'corp',
@@ -52,8 +37,8 @@ const test = base.extend<object, { firstDay: FirstDay }>({
           OIDC_CORP_CLIENT_SECRET: 'liftlink-screenshots-secret-0123',
           OIDC_CORP_LABEL: 'Acme ID',
           OIDC_CORP_DOMAINS: 'acme.example=Acme Operators:operator',
-        }),
-        { ready: async (url) => (await fetch(`${url}/auth/Hi`)).ok, timeoutMs: 180_000 },
+        },
+        180_000,
       );
       try {
         const admin = await LiftApi.on(server.url, ADMIN.username, ADMIN.password);
@@ -100,26 +85,16 @@ const test = base.extend<object, { firstDay: FirstDay }>({
 test.describe.configure({ mode: 'default' });
 test.skip(!process.env.LIFTLINK_SCREENSHOTS, 'set LIFTLINK_SCREENSHOTS=1 to capture');
 
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page
-    .locator('.ant-spin-spinning, .page-loading')
-    .first()
-    .waitFor({ state: 'detached', timeout: 8_000 })
-    .catch(() => undefined);
-  await page.waitForTimeout(500);
-}
-
-for (const language of LANGUAGES) {
+for (const language of SCREENSHOT_LANGUAGES) {
   test.describe(language, () => {
     test.use({ uiLanguage: language });
-    for (const [device, size] of Object.entries(VIEWPORTS)) {
+    for (const [device, size] of Object.entries(SCREENSHOT_VIEWPORTS)) {
       test(`${language} ${device}`, async ({ page, firstDay }) => {
         test.setTimeout(240_000);
         mkdirSync('screenshots', { recursive: true });
         await page.setViewportSize(size);
         const shot = async (name: string, fullPage = true) => {
-          await settle(page);
+          await settle(page, '.ant-spin-spinning, .page-loading');
           await page.screenshot({
             path: `screenshots/first-day-${language}-${device}-${name}.png`,
             fullPage,

@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import { freePort } from '../../apps/server/test/support/ports.ts';
+import {
+  startServerProcess,
+  type ServerProcess,
+} from '../../apps/server/test/support/server-process.ts';
 
 export const ADMIN = { username: 'admin', password: 'E2e-Admin-Pass-2026!' };
 
@@ -9,6 +14,31 @@ export function serverUrl(): string {
   if (!url)
     throw new Error('LIFTLINK_E2E_URL is not set: run through playwright.config.ts (global setup)');
   return url;
+}
+
+/**
+ * A LiftLink server of a spec's own, in the embedded mode the tests' main server runs
+ * (global-setup.ts): a free MQTT port, the tests' administrator, X-Forwarded-For trusted,
+ * mails to DATA_DIR/outbox, no external database or broker; `env` adds or overrides settings.
+ */
+export async function startOwnServer(
+  env: Record<string, string>,
+  timeoutMs = 150_000,
+): Promise<ServerProcess> {
+  const mqttPort = await freePort();
+  return startServerProcess(
+    (_port, url) => ({
+      MQTT_PORT: String(mqttPort),
+      LIFTLINK_ADMIN_PASSWORD: ADMIN.password,
+      PUBLIC_URL: url,
+      TRUST_PROXY: 'true',
+      SMTP_URL: '',
+      DATABASE_URL: '',
+      MQTT_URL: '',
+      ...env,
+    }),
+    { ready: async (url) => (await fetch(`${url}/auth/Hi`)).ok, timeoutMs },
+  );
 }
 
 let addressCounter = 0;

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LiftInfo, LiftListItem } from '@liftlink/protocol';
-import { freePort, until } from '../../apps/server/test/support/ports.ts';
-import { startServerProcess } from '../../apps/server/test/support/server-process.ts';
-import { test as base, ADMIN, Api, expect } from './fixtures.ts';
+import { until } from '../../apps/server/test/support/ports.ts';
+import { test as base, ADMIN, Api, expect, startOwnServer } from './fixtures.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -109,10 +108,11 @@ function childPids(pid: number): number[] {
 
 /**
  * A private copy of the built client: apps/web/dist is shared, and another run's build
- * empties it for a while (the server would answer 404 to a page load meanwhile).
+ * empties it for a while (the server would answer 404 to a page load meanwhile). WEB_DIST,
+ * when set, names another build to copy (as it does for the server).
  */
 async function copyWebClient(target: string): Promise<void> {
-  const dist = path.join(root, 'apps/web/dist');
+  const dist = process.env.WEB_DIST ?? path.join(root, 'apps/web/dist');
   for (let attempt = 0; attempt < 60; attempt++) {
     if (existsSync(path.join(dist, 'index.html'))) {
       try {
@@ -124,32 +124,21 @@ async function copyWebClient(target: string): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 1_000));
   }
-  throw new Error('apps/web/dist has no built client (run the e2e global setup or vite build)');
+  throw new Error(`${dist} has no built client (run the e2e global setup or vite build)`);
 }
 
 async function startServer(): Promise<{ server: LiftServer; stop: () => Promise<void> }> {
-  const mqttPort = await freePort();
   const webDist = path.join(mkdtempSync(path.join(tmpdir(), 'liftlink-e2e-web-')), 'web');
   await copyWebClient(webDist);
-  const process_ = await startServerProcess(
-    (_port, url) => ({
-      MQTT_PORT: String(mqttPort),
-      SIMULATOR: '4',
-      HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
-      // Lifts as they come from the factory: the tests count what they make happen, so no
-      // 30-day demo history and no demo fault (both have their integration test).
-      DEMO_HISTORY_DAYS: '0',
-      DEMO_FAULT_SECONDS: '0',
-      WEB_DIST: webDist,
-      LIFTLINK_ADMIN_PASSWORD: ADMIN.password,
-      PUBLIC_URL: url,
-      TRUST_PROXY: 'true',
-      SMTP_URL: '',
-      DATABASE_URL: '',
-      MQTT_URL: '',
-    }),
-    { ready: async (url) => (await fetch(`${url}/auth/Hi`)).ok, timeoutMs: 150_000 },
-  );
+  const process_ = await startOwnServer({
+    SIMULATOR: '4',
+    HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+    // Lifts as they come from the factory: the tests count what they make happen, so no
+    // 30-day demo history and no demo fault (both have their integration test).
+    DEMO_HISTORY_DAYS: '0',
+    DEMO_FAULT_SECONDS: '0',
+    WEB_DIST: webDist,
+  });
   const { url, child } = process_;
   const stop = async () => {
     await process_.stop();

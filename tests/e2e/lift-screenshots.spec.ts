@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { signIn } from './fixtures.ts';
+import { SCREENSHOT_LANGUAGES, SCREENSHOT_VIEWPORTS, settle } from './screenshot-kit.ts';
 import { ADMIN, expect, test } from './lift-fixture.ts';
 
 /**
@@ -8,30 +8,14 @@ import { ADMIN, expect, test } from './lift-fixture.ts';
  * and phone (390x844) width into screenshots/ (git-ignored), for a person to look at.
  * Opt-in: LIFTLINK_SCREENSHOTS=1 npx playwright test lift-screenshots --workers=1
  */
-const LANGUAGES = ['zh-CN', 'en-US', 'ru-RU'] as const;
-const VIEWPORTS = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-} as const;
-
 test.describe.configure({ mode: 'default' });
 // Skipped before any fixture starts, so a normal run does not start a lift server for nothing.
 test.skip(!process.env.LIFTLINK_SCREENSHOTS, 'set LIFTLINK_SCREENSHOTS=1 to capture');
 
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page
-    .locator('.ant-spin-spinning')
-    .first()
-    .waitFor({ state: 'detached', timeout: 5_000 })
-    .catch(() => undefined);
-  await page.waitForTimeout(400);
-}
-
-for (const language of LANGUAGES) {
+for (const language of SCREENSHOT_LANGUAGES) {
   test.describe(language, () => {
     test.use({ uiLanguage: language });
-    for (const [viewport, size] of Object.entries(VIEWPORTS)) {
+    for (const [viewport, size] of Object.entries(SCREENSHOT_VIEWPORTS)) {
       test(`${language} ${viewport}`, async ({ page, liftServer }) => {
         test.setTimeout(240_000);
         mkdirSync('screenshots', { recursive: true });

@@ -1,11 +1,10 @@
 import { freePort } from '../../apps/server/test/support/ports.ts';
-import { startServerProcess } from '../../apps/server/test/support/server-process.ts';
 import {
   startOidcProvider,
   type OidcProviderProcess,
 } from '../../apps/server/test/support/oidc-provider.ts';
 import type { Page } from '@playwright/test';
-import { test as base, ADMIN, expect } from './fixtures.ts';
+import { test as base, ADMIN, expect, startOwnServer } from './fixtures.ts';
 import { LiftApi } from './lift-fixture.ts';
 
 /**
@@ -23,25 +22,14 @@ const test = base.extend<object, { sso: SsoWorld }>({
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const providerPort = await freePort();
-      const mqttPort = await freePort();
-      const server = await startServerProcess(
-        (_port, url) => ({
-          MQTT_PORT: String(mqttPort),
-          LIFTLINK_ADMIN_PASSWORD: ADMIN.password,
-          PUBLIC_URL: url,
-          TRUST_PROXY: 'true',
-          SMTP_URL: '',
-          DATABASE_URL: '',
-          MQTT_URL: '',
-          OIDC_PROVIDERS: 'corp',
-          OIDC_CORP_ISSUER: `http://127.0.0.1:${providerPort}`,
-          OIDC_CORP_CLIENT_ID: 'liftlink-e2e',
-          OIDC_CORP_CLIENT_SECRET: 'liftlink-e2e-secret-0123456789',
-          OIDC_CORP_LABEL: 'Corp ID',
-          OIDC_CORP_DOMAINS: 'example.com=E2E Operators:operator',
-        }),
-        { ready: async (url) => (await fetch(`${url}/auth/Hi`)).ok, timeoutMs: 150_000 },
-      );
+      const server = await startOwnServer({
+        OIDC_PROVIDERS: 'corp',
+        OIDC_CORP_ISSUER: `http://127.0.0.1:${providerPort}`,
+        OIDC_CORP_CLIENT_ID: 'liftlink-e2e',
+        OIDC_CORP_CLIENT_SECRET: 'liftlink-e2e-secret-0123456789',
+        OIDC_CORP_LABEL: 'Corp ID',
+        OIDC_CORP_DOMAINS: 'example.com=E2E Operators:operator',
+      });
       let provider: OidcProviderProcess | undefined;
       try {
         provider = await startOidcProvider({
