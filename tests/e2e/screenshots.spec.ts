@@ -1,17 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { test, ADMIN, openPage, signIn } from './fixtures.ts';
+import { SCREENSHOT_LANGUAGES, SCREENSHOT_VIEWPORTS, settle } from './screenshot-kit.ts';
 
 /**
  * Captures every screen in zh-CN, en-US and ru-RU at desktop (1440x900) and phone
  * (390x844) width into screenshots/ (git-ignored), for a person to look at.
  * Opt-in, it takes a few minutes: LIFTLINK_SCREENSHOTS=1 npx playwright test screenshots
  */
-const LANGUAGES = ['zh-CN', 'en-US', 'ru-RU'] as const;
-const VIEWPORTS = {
-  desktop: { width: 1440, height: 900 },
-  phone: { width: 390, height: 844 },
-} as const;
 
 const PUBLIC_SCREENS: [string, string][] = [
   ['login', '/user/login'],
@@ -47,23 +42,13 @@ const SHELL_SCREENS: [string, string][] = [
   ['not-found-in-shell', '/no/such/page'],
 ];
 
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page
-    .locator('.ant-spin-spinning, .page-loading')
-    .first()
-    .waitFor({ state: 'detached', timeout: 5_000 })
-    .catch(() => undefined);
-  await page.waitForTimeout(250);
-}
-
 test.describe('screenshots', () => {
   test.use({ uiLanguage: null });
   test.skip(!process.env.LIFTLINK_SCREENSHOTS, 'set LIFTLINK_SCREENSHOTS=1 to capture screenshots');
   test.describe.configure({ timeout: 300_000 });
 
-  for (const language of LANGUAGES) {
-    for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+  for (const language of SCREENSHOT_LANGUAGES) {
+    for (const [device, viewport] of Object.entries(SCREENSHOT_VIEWPORTS)) {
       test(`${language} ${device}`, async ({ page }) => {
         const dir = `screenshots/${language}/${device}`;
         mkdirSync(dir, { recursive: true });
@@ -75,7 +60,7 @@ test.describe('screenshots', () => {
 
         for (const [name, path] of PUBLIC_SCREENS) {
           await page.goto(path);
-          await settle(page);
+          await settle(page, '.ant-spin-spinning, .page-loading');
           await shot(name);
         }
         await page.goto('/user/login');
@@ -86,7 +71,7 @@ test.describe('screenshots', () => {
 
         await signIn(page, ADMIN.username, ADMIN.password);
         await page.waitForURL(/dashboard\/workplace/);
-        await settle(page);
+        await settle(page, '.ant-spin-spinning, .page-loading');
         await shot('welcome');
         await page
           .locator('.ant-notification-notice-close')
@@ -94,18 +79,18 @@ test.describe('screenshots', () => {
           .catch(() => undefined);
         for (const [name, path] of SHELL_SCREENS) {
           await openPage(page, path);
-          await settle(page);
+          await settle(page, '.ant-spin-spinning, .page-loading');
           await shot(name);
         }
         // Overlays.
         await page.goto('/system/roles');
-        await settle(page);
+        await settle(page, '.ant-spin-spinning, .page-loading');
         await page.getByTestId('role-create').click();
         await page.getByTestId('permission-matrix').waitFor();
         await shot('role-dialog');
         await page.keyboard.press('Escape');
         await page.goto('/system/users');
-        await settle(page);
+        await settle(page, '.ant-spin-spinning, .page-loading');
         await page.getByTestId('user-create').click();
         await page.getByTestId('user-form-modal').locator('.ant-btn-primary').click();
         await shot('user-dialog-errors');
@@ -119,7 +104,7 @@ test.describe('screenshots', () => {
           await page.keyboard.press('Escape');
         } else {
           await page.goto('/dashboard/workplace');
-          await settle(page);
+          await settle(page, '.ant-spin-spinning, .page-loading');
           await page.locator('.multi-tab-title').first().click({ button: 'right' });
           await shot('tab-menu');
           await page.keyboard.press('Escape');
