@@ -94,7 +94,9 @@ test.describe('screenshots', () => {
         await page.getByTestId('user-create').click();
         await page.getByTestId('user-form-modal').locator('.ant-btn-primary').click();
         await shot('user-dialog-errors');
-        await page.keyboard.press('Escape');
+        // Escape would first close a picker that holds the focus: close the dialog itself.
+        await page.getByTestId('user-form-modal').locator('.ant-modal-close').click();
+        await page.getByTestId('user-form-modal').waitFor({ state: 'hidden' });
         if (device === 'phone') {
           await page.getByTestId('menu-drawer-button').click();
           // The drawer's code loads on first use: wait for it, not for a fixed time.
