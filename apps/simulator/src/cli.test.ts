@@ -24,6 +24,16 @@ describe('command line', () => {
     expect(() => parseCli(['--count', '1', '--mqtt', 'mqtt://broker:1883', '--ca', 'ca.pem'], {})).toThrow(/--ca and --servername need a TLS broker URL/);
   });
 
+  it('takes the nodes of a clustered broker and refuses a bad list, saying where it came from', () => {
+    const nodes = 'mqtt://node1:1883, mqtt://node2:1884';
+    expect(parseCli(['--count', '1', '--mqtt', nodes], {})).toMatchObject({ fleet: { mqttUrl: nodes } });
+    expect(parseCli(['--count', '1', '--mqtt', 'mqtts://node1,mqtts://node2', '--ca', 'ca.pem'], {})).toMatchObject({ fleet: { caFile: 'ca.pem' } });
+    expect(() => parseCli(['--count', '1', '--mqtt', 'mqtt://node1,,mqtt://node2'], {})).toThrow(/^--mqtt: broker address: entry 2 of 3 is empty/);
+    expect(() => parseCli(['--count', '1', '--mqtt', 'mqtts://node1,mqtt://node2'], {})).toThrow(/--mqtt: .*"mqtt:\/\/node2" is plain/);
+    expect(() => parseCli(['--count', '1'], { MQTT_URL: 'mqtt://node1,http://node2' })).toThrow(/^MQTT_URL: .*"http:\/\/node2" has the unknown scheme/);
+    expect(() => parseCli(['--count', '1', '--mqtt', 'mqtt://node1,mqtt://node2', '--ca', 'ca.pem'], {})).toThrow(/--ca and --servername need a TLS broker URL/);
+  });
+
   it('refuses contradictions and nonsense', () => {
     expect(() => parseCli([], {})).toThrow(/exactly one/);
     expect(() => parseCli(['--count', '2', '--fleet-stdin'], {})).toThrow(/exactly one/);

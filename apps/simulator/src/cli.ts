@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseBrokerAddress } from '@liftlink/protocol';
 import type { FleetOptions } from './fleet.ts';
 import { SERIAL_USAGE, serialSource, type SerialSource } from './serial/cli-options.ts';
 
@@ -10,10 +11,14 @@ Usage: npm run simulator -- [options]
   --prefix P            device-number prefix for --count (default SIM)
   --fleet FILE          lifts from a JSON file: [{"deviceNo","secret","kind","floors"}]
   --fleet-stdin         the same JSON read from stdin (embedded mode; stdout only carries the ready line)
-  --mqtt URL            broker URL (default $MQTT_URL or mqtt://127.0.0.1:1883); mqtts://host:8883 for TLS
+  --mqtt URL[,URL...]   broker URL (default $MQTT_URL or mqtt://127.0.0.1:1883); mqtts://host:8883 for TLS.
+                        A clustered broker: its nodes separated by commas, e.g.
+                        mqtt://node1:1883,mqtt://node2:1883; each try goes to the next node (all TLS or
+                        all plain; no user name or password in the URLs; a path only on a single ws:// or wss:// broker)
   --ca FILE             with mqtts: trust only the PEM certificates in FILE (a CA, an intermediate or the
                         broker's own certificate), as a lift that pins its CA; default: the system's CAs
-  --servername NAME     with mqtts: the name the broker's certificate must be for (default: the URL's host)
+  --servername NAME     with mqtts: the name the broker's certificate must be for (default: the URL's host,
+                        with several nodes each node's own)
   --fault-rate R        random faults per lift per hour (default 0.05; 0 = none)
   --activity R          local calls per lift per hour, so the fleet moves (default 4; 0 = none)
   --status-interval S   status snapshot period while idle, seconds (default 10; 1 s while moving)
@@ -79,7 +84,16 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   if (source.type === 'count' && !Number.isInteger(source.count)) throw new Error('--count must be a whole number');
   const seed = values.seed === undefined ? undefined : number('seed', values.seed, 0, 0, 2 ** 32 - 1);
   const mqttUrl = values.mqtt ?? env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-  const secure = /^(mqtts|wss):/.test(mqttUrl);
+  // a serial controller takes its broker from its stored credentials or --mqtt, never from MQTT_URL
+  if (source.type !== 'serial' || values.mqtt !== undefined) {
+    try {
+      parseBrokerAddress(mqttUrl);
+    } catch (err) {
+      throw new Error(`${values.mqtt !== undefined ? '--mqtt' : 'MQTT_URL'}: ${(err as Error).message}`);
+    }
+  }
+  // a valid list holds TLS nodes only or plain nodes only, so its first entry tells
+  const secure = /^(mqtts|wss):/i.test(mqttUrl.trim());
   if (!secure && (values.ca !== undefined || values.servername !== undefined)) throw new Error('--ca and --servername need a TLS broker URL (mqtts:// or wss://)');
   return {
     source,

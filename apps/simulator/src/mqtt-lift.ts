@@ -9,6 +9,7 @@ import {
   decodeLiftMessage,
   encodeLiftMessage,
   liftTopic,
+  brokerConnection,
   type DeviceKind,
   type LiftMessages,
   type ReconnectRule,
@@ -27,6 +28,10 @@ export interface SimLiftSpec {
 }
 
 export interface MqttLiftOptions {
+  /**
+   * The broker URL, or the nodes of a clustered broker as a comma-separated list of URLs
+   * (brokerConnection; throws on a bad address): each try goes to the next node in the list.
+   */
   mqttUrl: string;
   /** With mqtts: trust only the PEM certificates in this file (CA pinning), re-read at every reconnect. */
   caFile?: string;
@@ -114,6 +119,9 @@ export class MqttLift {
     // spread the periodic snapshots of a fleet over the period
     this.lastStatusAt = options.machine.now - Math.random() * options.statusIdleMs;
     this.session = this.seq.next();
+    // One broker, or a cluster's nodes: MQTT.js builds every new connection (the first, and each
+    // of our reconnect() calls) to the next of `servers`.
+    const broker = brokerConnection(options.mqttUrl);
     const clientOptions: IClientOptions = {
       clientId: this.deviceNo,
       username: this.deviceNo,
@@ -125,17 +133,22 @@ export class MqttLift {
       connectTimeout: 10_000,
       will: this.will(),
       ...pinnedCa(options),
+      ...(broker.servers ? { servers: broker.servers } : {}),
     };
     this.backoff = new ReconnectBackoff(
       options.random ?? Math.random,
       options.reconnectRule ?? (options.reconnectMs ? scaledReconnectRule(options.reconnectMs) : RECONNECT_RULE),
     );
-    this.client = mqtt.connect(options.mqttUrl, clientOptions);
+    this.client = mqtt.connect(broker.url, clientOptions);
     this.firstConnect = new Promise((resolve) => this.client.once('connect', () => resolve()));
     this.client.on('reconnect', () => {
       // each connection gets its own session, so a late will of an old one cannot hide a newer online
       this.session = this.seq.next();
       this.client.options.will = this.will();
+      // MQTT.js's TLS stream writes the host it connected to into the shared options as the
+      // name to check; without this the next node's certificate would be checked against the
+      // previous node's name.
+      if (broker.servers && !options.servername) delete this.client.options.servername;
       // A renewed certificate (or a new CA file) is trusted from the next connection on.
       if (options.caFile) {
         try {

@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { decodeLiftMessage, type DecodedLiftMessage, type LiftMessages, type LiftTopicKind } from '@liftlink/protocol';
@@ -18,6 +18,7 @@ export async function startBroker(secrets?: Record<string, string>) {
   };
   let broker = await create();
   const server: Server = createServer((socket) => broker.handle(socket));
+  const sockets = trackSockets(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -40,11 +41,30 @@ export async function startBroker(secrets?: Record<string, string>) {
       await new Promise<void>((resolve) => old.close(() => resolve()));
       return closingAt;
     },
-    async close() {
-      await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeServing(server, sockets, broker),
   };
+}
+
+/** The sockets a listener holds open now, so that closing it can end them. */
+export function trackSockets(server: Server): Set<Socket> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return sockets;
+}
+
+/**
+ * Takes a broker node down as a crash would: the listener stops accepting first, so a lift
+ * reconnecting at once cannot land on the node being closed (its socket would keep
+ * `server.close` waiting forever), then the broker and every socket still open are ended.
+ */
+export async function closeServing(server: Server, sockets: Set<Socket>, broker: Aedes): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) => broker.close(() => resolve()));
+  for (const socket of sockets) socket.destroy();
+  await closed;
 }
 
 /** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */

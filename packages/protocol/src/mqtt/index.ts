@@ -1,3 +1,4 @@
 export * from './topics.ts';
 export * from './payloads.ts';
 export * from './reconnect.ts';
+export * from './broker-address.ts';

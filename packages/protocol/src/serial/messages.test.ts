@@ -51,6 +51,15 @@ describe('serial messages', () => {
     expect(decodeReply(err)).toEqual({ ok: true, kind: 'error', seq: 7, body: { code: 'versionConflict', cmd: 5 } });
   });
 
+  it("writes a cluster's broker nodes into a controller, and refuses a bad address", () => {
+    const nodes = 'mqtts://mq1.example:8883,mqtts://mq2.example:8883,mqtts://mq3.example:8883';
+    const req = decodeRequest(one(encodeRequest('writeCredentials', 8, { mqttUrl: nodes, deviceNo: 'LL-0001', secret: 'x'.repeat(43) })));
+    expect(req).toMatchObject({ ok: true, body: { mqttUrl: nodes } });
+    for (const bad of ['mqtt://mq1:1883,', 'http://mq1', 'mqtt://mq1:1883,mqtts://mq2:8883']) {
+      expect(encodeRequest('writeCredentials', 9, { mqttUrl: bad, deviceNo: 'LL-0001', secret: 'x'.repeat(43) }), bad).toBeNull();
+    }
+  });
+
   it('refuses to encode a body that fails its schema', () => {
     expect(encodeRequest('writeDeviceNo', 1, { deviceNo: 'lower/case' })).toBeNull();
     expect(encodeRequest('writeChannel', 1, { channel: 11, settings: DEFAULT_POLLING_CHANNEL })).toBeNull();

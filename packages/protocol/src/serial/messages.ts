@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseBrokerAddress } from '../mqtt/broker-address.ts';
 import { POLLING_CHANNELS } from '../constants.ts';
 import { deviceKindSchema, deviceNoSchema, floorCountSchema } from '../device/kinds.ts';
 import { configVersionSchema, wireConfigSchema } from '../mqtt/payloads.ts';
@@ -22,10 +23,18 @@ export const ERROR_CMD = 0xff;
 /** The controller's serial number: printed on the board, written at production, never changed. */
 export const controllerSerialSchema = z.string().regex(/^[A-Za-z0-9._-]{4,40}$/, 'validation.controllerSerial');
 export const firmwareSchema = z.string().min(1).max(32);
+/** The broker address written into a controller: one URL, or a cluster's nodes separated by commas. */
 export const mqttUrlSchema = z
   .string()
   .max(200)
-  .refine((v) => URL.canParse(v) && /^(mqtts?|wss?|tcp):$/.test(new URL(v).protocol), 'validation.mqttUrl');
+  .refine((v) => {
+    try {
+      parseBrokerAddress(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'validation.mqttUrl');
 export const deviceSecretSchema = z.string().min(16, 'validation.secret').max(200, 'validation.secret');
 
 export const BAUD_RATES = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200] as const;
