@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseBrokerAddress } from '@liftlink/protocol';
 
 /**
  * Configuration from the environment. Every variable is documented in the README;
@@ -14,12 +15,40 @@ const optionalUrl = (protocols: RegExp) =>
     .transform((v) => (v === '' ? undefined : v))
     .refine((v) => v === undefined || (URL.canParse(v) && protocols.test(new URL(v).protocol)), 'must be a URL of the right kind');
 
+/** Comma-separated URLs of one kind, without credentials (those come from MQTT_USERNAME / MQTT_PASSWORD). */
+const urlList = (protocols: RegExp) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((u) => u.trim()) : []))
+    .refine((list) => list.every((u) => URL.canParse(u) && protocols.test(new URL(u).protocol)), 'must be URLs of the right kind, separated by commas')
+    .refine((list) => list.every((u) => !new URL(u).username && !new URL(u).password), 'must not hold credentials: set MQTT_USERNAME and MQTT_PASSWORD');
+
 const envSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(/^postgres(ql)?:$/),
-  MQTT_URL: optionalUrl(/^(mqtts?|wss?|tcp):$/),
+  /** One broker, or the nodes of a cluster separated by commas (the server and the lifts try them in turn). */
+  MQTT_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .superRefine((v, ctx) => {
+      if (v === undefined) return;
+      try {
+        parseBrokerAddress(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
+  /** Which kind of external broker MQTT_URL names: `mqtt` (Mosquitto, EMQX) or `rabbitmq` (a cluster; docs/operations.md 15). */
+  BROKER: z.enum(['mqtt', 'rabbitmq']).default('mqtt'),
+  /** BROKER=rabbitmq: the nodes' AMQP listeners (ingest) and management APIs (lift accounts), comma-separated. */
+  AMQP_URL: urlList(/^amqps?:$/),
+  RABBITMQ_API_URL: urlList(/^https?:$/),
   MQTT_PORT: port.default(1883),
   MQTT_USERNAME: z.string().optional(),
   MQTT_PASSWORD: z.string().optional(),
@@ -69,7 +98,12 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** MQTT_URL as given: one URL, or a cluster's nodes separated by commas. */
   mqttUrl: string | undefined;
+  /** The external broker's kind (with MQTT_URL); null in the embedded mode. */
+  broker: 'mqtt' | 'rabbitmq' | null;
+  /** BROKER=rabbitmq: where ingest consumes and lift accounts are kept. */
+  rabbitmq: { amqpUrls: string[]; apiUrls: string[] } | null;
   mqttPort: number;
   mqttUsername: string | undefined;
   mqttPassword: string | undefined;
@@ -142,6 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
+    broker: e.MQTT_URL ? e.BROKER : null,
+    rabbitmq: rabbitmqConfig(e),
     mqttPort: e.MQTT_PORT,
     mqttUsername: e.MQTT_USERNAME,
     mqttPassword: e.MQTT_PASSWORD,
@@ -175,6 +211,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tls,
     oidc: oidcProviders(e.OIDC_PROVIDERS, given, e.PUBLIC_URL),
   };
+}
+
+function rabbitmqConfig(e: z.infer<typeof envSchema>): Config['rabbitmq'] {
+  if (e.BROKER !== 'rabbitmq') {
+    if (e.AMQP_URL.length || e.RABBITMQ_API_URL.length) throw new ConfigError('AMQP_URL and RABBITMQ_API_URL are for BROKER=rabbitmq.');
+    return null;
+  }
+  const missing = [
+    ...(['MQTT_URL', 'MQTT_USERNAME', 'MQTT_PASSWORD'] as const).filter((k) => !e[k]),
+    ...(['AMQP_URL', 'RABBITMQ_API_URL'] as const).filter((k) => !e[k].length),
+  ];
+  if (missing.length) throw new ConfigError(`BROKER=rabbitmq needs ${missing.join(', ')} (docs/operations.md section 15).`);
+  if (e.MQTT_DYNSEC) throw new ConfigError('MQTT_DYNSEC=true is for Mosquitto; with BROKER=rabbitmq the lift accounts live in RabbitMQ.');
+  return { amqpUrls: e.AMQP_URL, apiUrls: e.RABBITMQ_API_URL };
 }
 
 const OIDC_ID = /^[a-z][a-z0-9]{0,19}$/;

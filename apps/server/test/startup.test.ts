@@ -36,6 +36,20 @@ describe('configuration from the environment', { timeout: 90_000 }, () => {
     expect(() => loadConfig({ LIFTLINK_ADMIN_PASSWORD: 'short' })).toThrow(/LIFTLINK_ADMIN_PASSWORD/);
   });
 
+  it("takes a cluster's nodes and, with BROKER=rabbitmq, says what else it needs", () => {
+    const cluster = { MQTT_URL: 'mqtt://mq1:1883, mqtt://mq2:1883,mqtt://mq3:1883', MQTT_USERNAME: 'liftlink-server', MQTT_PASSWORD: 'secret-1' };
+    expect(loadConfig(cluster)).toMatchObject({ broker: 'mqtt', rabbitmq: null, simulator: 0 });
+    expect(() => loadConfig({ ...cluster, BROKER: 'rabbitmq' })).toThrow(/BROKER=rabbitmq needs AMQP_URL, RABBITMQ_API_URL/);
+    const rabbit = { ...cluster, BROKER: 'rabbitmq', AMQP_URL: 'amqp://mq1:5672,amqp://mq2:5672', RABBITMQ_API_URL: 'http://mq1:15672' };
+    expect(loadConfig(rabbit)).toMatchObject({ broker: 'rabbitmq', rabbitmq: { amqpUrls: ['amqp://mq1:5672', 'amqp://mq2:5672'], apiUrls: ['http://mq1:15672'] } });
+    // Credentials live in MQTT_USERNAME / MQTT_PASSWORD only, never in an address that is logged or written into lifts.
+    expect(() => loadConfig({ ...rabbit, AMQP_URL: 'amqp://u:p@mq1:5672' })).toThrow(/AMQP_URL.*credentials/);
+    expect(() => loadConfig({ ...cluster, MQTT_URL: 'mqtt://mq1:1883,,mqtt://mq2' })).toThrow(/MQTT_URL/);
+    expect(() => loadConfig({ ...cluster, MQTT_URL: 'mqtt://mq1:1883,mqtts://mq2:8883' })).toThrow(/MQTT_URL/);
+    expect(() => loadConfig({ ...rabbit, BROKER: 'kafka' })).toThrow(/BROKER/);
+    expect(() => loadConfig({ ...cluster, AMQP_URL: 'amqp://mq1:5672' })).toThrow(/for BROKER=rabbitmq/);
+  });
+
   it('stops with one clear line when the broker port is busy', async () => {
     const blocker = net.createServer().listen(0, '127.0.0.1');
     await once(blocker, 'listening');

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+
+/** The PGlite thread's young generation, in MiB (bench/idle-memory.ts). */
+const WORKER_YOUNG_GENERATION_MB = 6;
 /**
  * Every query is plain SQL with numbered parameters (`migrations/*.sql` are the schema's
  * one definition); rows come back as objects keyed by column name or alias.
@@ -54,7 +57,12 @@ export async function openPglite(dataDir: string): Promise<Database> {
       });
     }
   }
-  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir: dir } });
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+    workerData: { dataDir: dir },
+    // The thread's JavaScript only passes queries and rows to and from PostgreSQL's WebAssembly:
+    // a small young generation (V8 would grow it to 48 MiB, and keep it) is plenty.
+    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+  });
   await new Promise<void>((resolve, reject) => {
     worker.once('error', reject);
     worker.once('message', (m: { ready: boolean; error?: { message: string } }) => (m.ready ? resolve() : reject(new Error(m.error?.message))));

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import fp from 'fastify-plugin';
 import { Aedes, type Client as AedesClient } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
+import { brokerConnection } from '@liftlink/protocol';
 import { newToken, safeEqual } from '../lib/crypto.ts';
 
 /**
@@ -49,6 +50,10 @@ export class BrokerPortBusyError extends Error {}
 export default fp(async (app) => {
   const { config } = app;
   app.decorate('brokerAccess', DENY_ALL);
+  // Resolved once every plugin is registered (the lift rules among them); lifts' logins wait for it.
+  let markServing: () => void = () => undefined;
+  const serving = new Promise<void>((resolve) => (markServing = resolve));
+  app.addHook('onReady', async () => markServing());
   let broker: Aedes | null = null;
   let server: net.Server | null = null;
   let tlsServer: tls.Server | null = null;
@@ -66,7 +71,10 @@ export default fp(async (app) => {
         return done(null, true);
       }
       if (!username || client.id !== username) return done(Object.assign(new Error('bad credentials'), { returnCode: 4 as const }), false);
-      app.brokerAccess.authenticateDevice(username, secret).then(
+      // A lift that connects while the server is still starting (a restart amid a fleet that
+      // reconnects) waits for it: until the lift rules are installed every answer would be
+      // "bad credentials", which a lift takes as a reason to wait 30-60 s (docs/protocol.md 1.1).
+      void serving.then(() => app.brokerAccess.authenticateDevice(username, secret)).then(
         (okay) => done(okay ? null : Object.assign(new Error('bad credentials'), { returnCode: 4 as const }), okay),
         () => done(Object.assign(new Error('unavailable'), { returnCode: 3 as const }), false),
       );
@@ -121,8 +129,12 @@ export default fp(async (app) => {
 
   const address = server?.address();
   const url = config.mqttUrl ?? `mqtt://127.0.0.1:${typeof address === 'object' && address ? address.port : config.mqttPort}`;
-  const client = mqtt.connect(url, {
-    clientId: `${serviceUser}-${newToken().slice(0, 10)}`,
+  const serviceClientId = () => `${serviceUser}-${newToken().slice(0, 10)}`;
+  // A cluster's nodes (MQTT_URL with commas): MQTT.js tries the next one at each reconnection.
+  const { url: first, servers } = brokerConnection(url);
+  const client = mqtt.connect(first, {
+    ...(servers ? { servers } : {}),
+    clientId: serviceClientId(),
     username: serviceUser,
     password: servicePassword,
     clean: true,
@@ -130,12 +142,16 @@ export default fp(async (app) => {
     connectTimeout: 5_000,
   });
   client.on('error', (err) => app.log.warn({ err: err.message }, 'mqtt client error'));
+  // Each connection a client id of its own (a clean session either way): on a RabbitMQ
+  // cluster the old session's queue lives on the node that was lost, and reusing its name
+  // would have every other node refuse the connection until that node is back.
+  client.on('reconnect', () => (client.options.clientId = serviceClientId()));
   client.on('connect', () => noDelay(client));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       client.end(true);
       reject(new Error(`Cannot reach the MQTT broker at ${url}`));
-    }, 10_000);
+    }, 10_000 * (servers?.length ?? 1));
     client.once('connect', () => {
       clearTimeout(timer);
       resolve();

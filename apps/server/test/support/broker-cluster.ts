@@ -7,9 +7,10 @@
  *   rewrites every node's file and reloads it (SIGHUP), which also disconnects clients whose
  *   account is gone or changed. Stream and consumer replicas 3.
  * - `rabbitmq`: RabbitMQ (Debian 12: 3.10.8) with the MQTT plugin (quorum queues for
- *   persistent MQTT sessions) and the HTTP auth backend. The backend's answers come from a
- *   small HTTP service started here (`liftAuthService`): the policy the LiftLink server is
- *   to serve from its database. Changing an account is immediate for new connections.
+ *   persistent MQTT sessions) and the management API. Lift accounts are users of the
+ *   cluster's own (replicated) user database with per-lift permissions, kept through the
+ *   management API by the same code the LiftLink server uses (rabbitmqBrokerAdmin). The
+ *   server account is the nodes' default user, an administrator.
  *
  * Every node is a process group of its own on free loopback ports with a temporary data
  * directory (RabbitMQ: its own epmd, node names and cookie), so a system NATS or RabbitMQ on
@@ -18,12 +19,13 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DOWNLINK_TOPICS, UPLINK_TOPICS } from '@liftlink/protocol';
 import { freePort, until, waitForPort } from './ports.ts';
+import { rabbitmqBrokerAdmin } from '../../src/modules/broker/rabbitmq-admin.ts';
+import { RabbitApi } from '../../src/modules/broker/rabbitmq-api.ts';
 
 export type BrokerKind = 'nats' | 'rabbitmq';
 
@@ -41,6 +43,8 @@ export interface BrokerCluster {
   mqttUrls: string[];
   /** The native protocol of each node: nats://… or amqp://… (without credentials). */
   nativeUrls: string[];
+  /** RabbitMQ: each node's management API, http://… (without credentials); [] for NATS. */
+  apiUrls: string[];
   /** The server account every node accepts. */
   server: { username: string; password: string };
   /** Crash: SIGKILL to the node's process group. */
@@ -60,6 +64,9 @@ export interface BrokerCluster {
 
 export const NATS_BIN = process.env.NATS_SERVER ?? '/usr/sbin/nats-server';
 export const RABBITMQ_SBIN = process.env.RABBITMQ_SBIN ?? '/usr/lib/rabbitmq/bin';
+
+/** Why a private RabbitMQ cluster cannot start here (the Debian package rabbitmq-server is missing), or null. */
+export const rabbitmqMissing: string | null = existsSync(path.join(RABBITMQ_SBIN, 'rabbitmq-server')) ? null : `no ${path.join(RABBITMQ_SBIN, 'rabbitmq-server')} (Debian package rabbitmq-server)`;
 
 /** MQTT topic -> NATS subject / AMQP routing key: lifts/X/config/set -> lifts.X.config.set */
 export function dotted(topic: string): string {
@@ -98,7 +105,14 @@ function spawnGroup(cmd: string, args: string[], env: NodeJS.ProcessEnv): NodePr
   const child = spawn(cmd, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   liveGroups.add(child.pid!);
   const proc: NodeProcess = { child, log: '' };
-  const keep = (d: Buffer) => (proc.log = (proc.log + d.toString()).slice(-6000));
+  // The first lines name the cause of a failed start; the last ones what happened since.
+  let head = '';
+  let tail = '';
+  const keep = (d: Buffer) => {
+    if (head.length < 3000) head += d.toString();
+    else tail = (tail + d.toString()).slice(-3000);
+    proc.log = tail ? `${head.slice(0, 3000)}\n…\n${tail}` : head;
+  };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   return proc;
@@ -279,6 +293,7 @@ async function startNats(accounts: BrokerAccount[], server: BrokerAccount): Prom
     kind: 'nats',
     mqttUrls: ports.map((p) => `mqtt://127.0.0.1:${p.mqtt}`),
     nativeUrls: ports.map((p) => `nats://127.0.0.1:${p.client}`),
+    apiUrls: [],
     server: { username: server.username, password: server.password },
     // SIGTERM is a prompt clean stop (lame duck mode would move clients over minutes).
     ...nodeControls(procs, launch, ready, 10_000),
@@ -304,65 +319,14 @@ async function startNats(accounts: BrokerAccount[], server: BrokerAccount): Prom
 // ---------------------------------------------------------------------------------------------
 // RabbitMQ
 
-/**
- * The HTTP auth backend's policy (rabbitmq_auth_backend_http, POST form bodies): a lift may
- * publish only its uplink topics, read only its downlink topics, and use only the MQTT
- * session queue named after its own client id (so its client id must be its device number).
- * The server account may do everything. Answers `allow`/`deny` as RabbitMQ expects.
- */
-export async function liftAuthService(initial: BrokerAccount[]): Promise<{ url: string; set(accounts: BrokerAccount[]): void; close(): Promise<void> }> {
-  let accounts = new Map(initial.map((a) => [a.username, a]));
-  const decide = (route: string, q: URLSearchParams): boolean => {
-    const account = accounts.get(q.get('username') ?? '');
-    if (!account) return false;
-    if (route === '/user') return q.get('password') === account.password;
-    if (account.server) return true;
-    if (route === '/vhost') return q.get('vhost') === '/';
-    if (route === '/resource') {
-      const name = q.get('name') ?? '';
-      if (q.get('resource') === 'exchange') return name === 'amq.topic' && q.get('permission') !== 'configure';
-      if (q.get('resource') === 'queue') return name === `mqtt-subscription-${account.username}qos1` || name === `mqtt-subscription-${account.username}qos0`;
-      return false;
-    }
-    if (route === '/topic') {
-      if (q.get('name') !== 'amq.topic') return false;
-      const names = liftNames(account.username);
-      const key = q.get('routing_key') ?? '';
-      return q.get('permission') === 'write' ? names.publish.includes(key) : names.subscribe.includes(key);
-    }
-    return false;
-  };
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      const route = new URL(req.url ?? '/', 'http://x').pathname;
-      const allowed = decide(route, new URLSearchParams(body || new URL(req.url ?? '/', 'http://x').search));
-      res.writeHead(200, { 'content-type': 'text/plain' }).end(allowed ? 'allow' : 'deny');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    set(next) {
-      accounts = new Map(next.map((a) => [a.username, a]));
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 interface RabbitPorts {
   amqp: number;
   dist: number;
   mqtt: number;
+  api: number;
 }
 
-function rabbitConf(p: RabbitPorts, nodes: string[], authUrl: string): string {
+function rabbitConf(p: RabbitPorts, nodes: string[], server: BrokerAccount): string {
   return [
     `listeners.tcp.1 = 127.0.0.1:${p.amqp}`,
     `mqtt.listeners.tcp.1 = 127.0.0.1:${p.mqtt}`,
@@ -374,12 +338,15 @@ function rabbitConf(p: RabbitPorts, nodes: string[], authUrl: string): string {
     'mqtt.durable_queue_type = quorum',
     'mqtt.prefetch = 10',
     'mqtt.tcp_listen_options.nodelay = true',
-    'auth_backends.1 = http',
-    'auth_http.http_method = post',
-    `auth_http.user_path = ${authUrl}/user`,
-    `auth_http.vhost_path = ${authUrl}/vhost`,
-    `auth_http.resource_path = ${authUrl}/resource`,
-    `auth_http.topic_path = ${authUrl}/topic`,
+    `management.tcp.ip = 127.0.0.1`,
+    `management.tcp.port = ${p.api}`,
+    // The server's account, created with the cluster's user database on its first node.
+    `default_user = ${server.username}`,
+    `default_pass = ${server.password}`,
+    'default_user_tags.administrator = true',
+    'default_permissions.configure = .*',
+    'default_permissions.read = .*',
+    'default_permissions.write = .*',
     'cluster_formation.peer_discovery_backend = classic_config',
     ...nodes.map((n, i) => `cluster_formation.classic_config.nodes.${i + 1} = ${n}`),
     'cluster_formation.randomized_startup_delay_range.min = 0',
@@ -400,18 +367,41 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60
   });
 }
 
+/** Lift accounts kept through the management API, as the LiftLink server keeps them: `set` adds, resets and removes. */
+function accountsOf(api: RabbitApi): { set(accounts: BrokerAccount[]): Promise<void> } {
+  const admin = rabbitmqBrokerAdmin(api);
+  let current = new Map<string, string>();
+  return {
+    async set(accounts) {
+      const next = new Map(accounts.map((a) => [a.username, a.password]));
+      const changes = [
+        ...[...next].filter(([name, password]) => current.get(name) !== password).map(([name, password]) => () => admin.setDeviceCredential(name, password)),
+        ...[...current.keys()].filter((name) => !next.has(name)).map((name) => () => admin.removeDevice(name)),
+      ];
+      // A few at a time: a large fleet is set up in seconds without flooding the API.
+      const workers = Array.from({ length: 8 }, async () => {
+        for (let change = changes.shift(); change; change = changes.shift()) await change();
+      });
+      await Promise.all(workers);
+      current = next;
+    },
+  };
+}
+
 async function startRabbit(accounts: BrokerAccount[], server: BrokerAccount): Promise<BrokerCluster> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-rabbitmq-'));
   const tag = `ll${randomBytes(3).toString('hex')}`;
   const nodes = [1, 2, 3].map((i) => `${tag}n${i}@localhost`);
   const ports: RabbitPorts[] = [];
-  for (let i = 0; i < 3; i++) ports.push({ amqp: await freePort(), dist: await freePort(), mqtt: await freePort() });
+  for (let i = 0; i < 3; i++) ports.push({ amqp: await freePort(), dist: await freePort(), mqtt: await freePort(), api: await freePort() });
   const epmdPort = await freePort();
   const ctlPort = await freePort();
-  const auth = await liftAuthService([server, ...accounts]);
+  const apiUrls = ports.map((p) => `http://127.0.0.1:${p.api}`);
+  const api = new RabbitApi(apiUrls, server.username, server.password);
+  const lifts = accountsOf(api);
   writeFileSync(path.join(dir, '.erlang.cookie'), randomBytes(20).toString('hex'));
   chmodSync(path.join(dir, '.erlang.cookie'), 0o400);
-  writeFileSync(path.join(dir, 'enabled_plugins'), '[rabbitmq_mqtt,rabbitmq_auth_backend_http].\n');
+  writeFileSync(path.join(dir, 'enabled_plugins'), '[rabbitmq_mqtt,rabbitmq_management].\n');
   const common: NodeJS.ProcessEnv = {
     ...process.env,
     HOME: dir,
@@ -428,7 +418,7 @@ async function startRabbit(accounts: BrokerAccount[], server: BrokerAccount): Pr
     const base = path.join(dir, `n${i + 1}`);
     mkdirSync(base, { recursive: true });
     const conf = path.join(base, 'rabbitmq.conf');
-    writeFileSync(conf, rabbitConf(ports[i]!, nodes, auth.url));
+    writeFileSync(conf, rabbitConf(ports[i]!, nodes, server));
     return {
       ...common,
       RABBITMQ_NODENAME: nodes[i],
@@ -472,7 +462,6 @@ async function startRabbit(accounts: BrokerAccount[], server: BrokerAccount): Pr
       if (p) await endGroup(p, 15_000);
     }
     await endGroup(epmd, 0);
-    await auth.close();
     rmSync(dir, { recursive: true, force: true });
   };
 
@@ -484,6 +473,8 @@ async function startRabbit(accounts: BrokerAccount[], server: BrokerAccount): Pr
     launch(2);
     await Promise.all([ready(1), ready(2)]);
     await until('three running RabbitMQ nodes', async () => (await clusterRunning()) === 3, 60_000, 1_000);
+    await Promise.all(ports.map((p) => waitForPort(p.api, 60_000)));
+    await accountsOf(api).set(accounts);
   } catch (err) {
     await destroy();
     throw err;
@@ -493,13 +484,23 @@ async function startRabbit(accounts: BrokerAccount[], server: BrokerAccount): Pr
     kind: 'rabbitmq',
     mqttUrls: ports.map((p) => `mqtt://127.0.0.1:${p.mqtt}`),
     nativeUrls: ports.map((p) => `amqp://127.0.0.1:${p.amqp}`),
+    apiUrls,
     server: { username: server.username, password: server.password },
     ...nodeControls(procs, launch, ready, 30_000),
-    setAccounts(next) {
-      auth.set([server, ...next]);
-      return Promise.resolve();
-    },
+    setAccounts: (next) => lifts.set(next),
     destroy,
+  };
+}
+
+/** The server's environment for BROKER=rabbitmq on this cluster (docs/operations.md 15.3). */
+export function rabbitmqServerEnv(cluster: BrokerCluster): Record<string, string> {
+  return {
+    BROKER: 'rabbitmq',
+    MQTT_URL: cluster.mqttUrls.join(','),
+    MQTT_USERNAME: cluster.server.username,
+    MQTT_PASSWORD: cluster.server.password,
+    AMQP_URL: cluster.nativeUrls.join(','),
+    RABBITMQ_API_URL: cluster.apiUrls.join(','),
   };
 }
 
@@ -507,5 +508,14 @@ async function startRabbit(accounts: BrokerAccount[], server: BrokerAccount): Pr
 export async function startBrokerCluster(kind: BrokerKind, opts: { accounts?: BrokerAccount[] } = {}): Promise<BrokerCluster> {
   const server: BrokerAccount = { username: 'liftlink-server', password: `pw-${randomBytes(12).toString('hex')}`, server: true };
   const accounts = opts.accounts ?? [];
-  return kind === 'nats' ? startNats(accounts, server) : startRabbit(accounts, server);
+  if (kind === 'nats') return startNats(accounts, server);
+  try {
+    return await startRabbit(accounts, server);
+  } catch (err) {
+    // Now and then a node's management plugin fails to start while the cluster forms (seen
+    // with several clusters and test servers starting side by side); a fresh cluster on
+    // other ports and data is what an operator would start next.
+    process.stderr.write(`RabbitMQ cluster did not form, starting a fresh one: ${(err as Error).message.slice(0, 300)}\n`);
+    return startRabbit(accounts, server);
+  }
 }

@@ -1,5 +1,5 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import { liftTopic } from '@liftlink/protocol';
+import { brokerConnection, liftTopic } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../src/db/client.ts';
 import type { ProvisionedLift } from './fleet.ts';
 import { until } from './ports.ts';
@@ -29,8 +29,10 @@ export class EventStream {
   }
 
   async connect(): Promise<this> {
+    // One broker, or a cluster's nodes: MQTT.js tries the next one at each reconnection.
+    const { url, servers } = brokerConnection(this.url);
     for (const l of this.lifts) {
-      this.clients.push(await mqtt.connectAsync(this.url, { clientId: l.deviceNo, username: l.deviceNo, password: l.secret, clean: false, reconnectPeriod: this.reconnectMs, connectTimeout: 3_000 }));
+      this.clients.push(await mqtt.connectAsync(url, { ...(servers ? { servers } : {}), clientId: l.deviceNo, username: l.deviceNo, password: l.secret, clean: false, reconnectPeriod: this.reconnectMs, connectTimeout: 3_000 }));
     }
     return this;
   }

@@ -1,11 +1,39 @@
 import net from 'node:net';
 
+/**
+ * Ports handed out here lie below Linux's ephemeral range (32768-60999), where the system
+ * picks the local port of every outgoing connection: a port found free in that range can be
+ * taken by some client's connection before the child process listens on it (seen with
+ * thousands of benchmark lifts connecting while a broker node started).
+ */
+const RANGE = { from: 20_000, to: 32_767 };
+
+async function tryListen(port: number): Promise<number | null> {
+  const server = net.createServer();
+  const listening = await new Promise<boolean>((resolve) => server.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true)));
+  if (!listening) return null;
+  const { port: bound } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return bound;
+}
+
+/** Ports this process handed out: one not yet listened on is still free, and must not be given twice. */
+const handedOut = new Set<number>();
+
 /** A port that was free a moment ago (for child processes that cannot listen on 0 and report). */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const candidate = RANGE.from + Math.floor(Math.random() * (RANGE.to - RANGE.from + 1));
+    if (handedOut.has(candidate)) continue;
+    const port = await tryListen(candidate);
+    if (port !== null) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  // A crowded range: any port the system gives.
+  const port = await tryListen(0);
+  if (port === null) throw new Error('no free port');
   return port;
 }
 

@@ -1,5 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BrokerAdmin } from '../lifts/credentials.ts';
+import { rabbitmqBrokerAdmin } from './rabbitmq-admin.ts';
+import { RabbitApi } from './rabbitmq-api.ts';
 import { DynsecClient, SERVER_ROLE, type DynsecCommand, liftRoleAcls, liftRoleName, serverRoleAcls } from './dynsec.ts';
 
 /**
@@ -51,8 +54,24 @@ async function missingServerRights(dynsec: DynsecClient, username: string): Prom
   return commands;
 }
 
+/**
+ * BROKER=rabbitmq: the lift accounts live in the cluster's user database, managed through
+ * the management API with the server's account (it needs the `administrator` tag). Checked
+ * at the start, so a wrong account stops the server with one line instead of failing at
+ * the first provisioning.
+ */
+async function rabbitmqAdmin(app: FastifyInstance): Promise<void> {
+  const { rabbitmq, mqttUsername, mqttPassword } = app.config;
+  const api = new RabbitApi(rabbitmq!.apiUrls, mqttUsername!, mqttPassword!);
+  const me = (await api.request('GET', '/api/whoami')) as { name?: string; tags?: string | string[] } | null;
+  const tags = Array.isArray(me?.tags) ? me.tags : String(me?.tags ?? '').split(',');
+  if (!tags.includes('administrator')) throw new Error(`RabbitMQ user ${mqttUsername} needs the administrator tag to keep the lift accounts (rabbitmqctl set_user_tags ${mqttUsername} administrator)`);
+  app.decorate('brokerAdmin', rabbitmqBrokerAdmin(api));
+}
+
 export default fp(async (app) => {
   const { config } = app;
+  if (config.broker === 'rabbitmq') return rabbitmqAdmin(app);
   if (!config.mqttUrl || !config.mqttDynsec) return;
   if (!config.mqttUsername) throw new Error('MQTT_DYNSEC=true needs MQTT_USERNAME and MQTT_PASSWORD of the dynamic-security admin account');
   const dynsec = new DynsecClient(app.mqtt);

@@ -6,6 +6,7 @@ import { Batcher } from './batcher.ts';
 import { markOffline } from './appliers/presence-log.ts';
 import { storeBatch, type UplinkMessage } from './store.ts';
 import { startMqttIngest } from './mqtt-source.ts';
+import { startAmqpIngest, type AmqpIngest } from './amqp-source.ts';
 import { LiveBus } from '../live/bus.ts';
 
 /**
@@ -147,12 +148,29 @@ export default fp(async (app) => {
   };
 
   let ingestClients: Awaited<ReturnType<typeof startMqttIngest>> = [];
-  if (app.config.mqttUrl) {
+  let amqpIngest: AmqpIngest | null = null;
+  const instanceId = app.config.instanceId ?? os.hostname();
+  const { rabbitmq } = app.config;
+  if (rabbitmq) {
+    const gauge = metrics.brokerConnected.labels('ingest-0');
+    amqpIngest = await startAmqpIngest({
+      urls: rabbitmq.amqpUrls,
+      username: app.config.mqttUsername!,
+      password: app.config.mqttPassword!,
+      // About one ingest batch in hand: the next one arrives while this one commits.
+      prefetch: 2_000,
+      // Instances spread over the nodes by their id.
+      startAt: [...instanceId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 0),
+      handle,
+      log: (msg, err) => app.log.warn({ err: err instanceof Error ? err.message : err }, msg),
+      onConnection: (connected) => gauge.set(connected ? 1 : 0),
+    });
+  } else if (app.config.mqttUrl) {
     ingestClients = await startMqttIngest({
       url: app.config.mqttUrl,
       username: app.config.mqttUsername,
       password: app.config.mqttPassword,
-      instanceId: app.config.instanceId ?? os.hostname(),
+      instanceId,
       connections: app.config.ingestConnections,
       shareGroup: 'liftlink-ingest',
       handle,
@@ -202,6 +220,8 @@ export default fp(async (app) => {
   // ingest connections end (what they were sent and did not acknowledge goes to the others).
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    // RabbitMQ: no new deliveries; those taken are stored and acknowledged, then the connection ends.
+    await amqpIngest?.close();
     stopping = true;
     await batcher.close();
     // The PUBACKs of the last batch leave as the stores resolve: give them a moment to be written.

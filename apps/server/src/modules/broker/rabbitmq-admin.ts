@@ -1,0 +1,32 @@
+import type { BrokerAdmin } from '../lifts/credentials.ts';
+import { MQTT_VHOST, liftPermissions } from './rabbitmq-names.ts';
+import type { RabbitApi } from './rabbitmq-api.ts';
+import { encodeName } from './rabbitmq-api.ts';
+
+/**
+ * Lift accounts in the cluster's own user database (BROKER=rabbitmq). RabbitMQ replicates
+ * users and permissions to every node, so lifts log in and are confined to their topics by
+ * the cluster alone, even while every LiftLink server is down, and a reconnect storm never
+ * reaches the server's database. A new or reset secret counts from the next login on
+ * every node at once; the connection still open with the old one is closed here.
+ */
+export function rabbitmqBrokerAdmin(api: RabbitApi): BrokerAdmin {
+  const vhost = encodeName(MQTT_VHOST);
+  const closeConnections = (deviceNo: string) =>
+    api.request('DELETE', `/api/connections/username/${encodeName(deviceNo)}`);
+  return {
+    async setDeviceCredential(deviceNo, secret) {
+      const user = encodeName(deviceNo);
+      const { permissions, topic } = liftPermissions(deviceNo);
+      await api.request('PUT', `/api/users/${user}`, { password: secret, tags: '' });
+      await api.request('PUT', `/api/permissions/${vhost}/${user}`, permissions);
+      await api.request('PUT', `/api/topic-permissions/${vhost}/${user}`, topic);
+      await closeConnections(deviceNo);
+    },
+    async removeDevice(deviceNo) {
+      // Whatever the version does with the open connections of a deleted user: they end here.
+      await api.request('DELETE', `/api/users/${encodeName(deviceNo)}`);
+      await closeConnections(deviceNo);
+    },
+  };
+}
