@@ -10,6 +10,8 @@ import { liftTopic } from '@liftlink/protocol';
 export interface FleetLift {
   deviceNo: string;
   secret: string;
+  /** The node this lift connects to (a clustered broker's); else the request's `url`. */
+  url?: string;
 }
 
 export type FleetRequest =
@@ -17,11 +19,13 @@ export type FleetRequest =
   /** `code` defaults to RZGU (a trip, the costliest event to store). */
   | { op: 'ingest'; lifts: number; perLift: number; window: number; firstSeq: number; code?: string }
   | { op: 'push'; lifts: number; everyMs: number; durationMs: number; firstSeq: number }
+  /** The lifts whose connection ended since they connected (the broker closed it, or it died). */
+  | { op: 'closed' }
   | { op: 'stop' };
 
 export type FleetReply = { op: string; ok: true; [k: string]: unknown } | { op: string; ok: false; error: string };
 
-const clients: { lift: FleetLift; client: RawLift; seq: number }[] = [];
+const clients: { lift: FleetLift; client: RawLift; seq: number; closedAt?: number }[] = [];
 const BOOT = Date.now() * 1000;
 
 function answerCommands(entry: (typeof clients)[number]): void {
@@ -45,8 +49,9 @@ async function connect(url: string, lifts: FleetLift[], status: unknown): Promis
   for (let i = 0; i < lifts.length; i += batch) {
     await Promise.all(
       lifts.slice(i, i + batch).map(async (lift) => {
-        const client = await RawLift.connect(url, { clientId: lift.deviceNo, username: lift.deviceNo, password: lift.secret, keepaliveSeconds: 120 });
-        const entry = { lift, client, seq: 0 };
+        const client = await RawLift.connect(lift.url ?? url, { clientId: lift.deviceNo, username: lift.deviceNo, password: lift.secret, keepaliveSeconds: 120 });
+        const entry: (typeof clients)[number] = { lift, client, seq: 0 };
+        client.onClose = () => (entry.closedAt = Date.now());
         clients.push(entry);
         answerCommands(entry);
         const session = BOOT + ++entry.seq;
@@ -91,20 +96,31 @@ async function ingest(n: number, perLift: number, window: number, firstSeq: numb
   return { ms: Date.now() - started, acked, failed };
 }
 
-/** A few lifts report events at a steady pace; the event's `ts` is its send time, for the browser's latency. */
-async function push(n: number, everyMs: number, durationMs: number, firstSeq: number): Promise<{ sent: number }> {
+/**
+ * A few lifts report events at a steady pace; the event's `ts` is its send time, for the
+ * browser's latency. Also says, per lift, how many the broker acknowledged (waiting up to
+ * 5 s after the last) and whether its connection ended: a lift whose events never arrive
+ * was cut off or blocked, or the broker lost what it acknowledged.
+ */
+async function push(n: number, everyMs: number, durationMs: number, firstSeq: number): Promise<{ sent: number; acked: number; failed: number; unacked: { deviceNo: string; sent: number; acked: number; failed: number; closedAt?: number }[] }> {
   let sent = 0;
   let seq = firstSeq;
+  const pushing = clients.slice(0, n).map((entry) => ({ entry, sent: 0, acked: 0, failed: 0 }));
   const timer = setInterval(() => {
     seq++;
-    for (const entry of clients.slice(0, n)) {
-      entry.client.publish(liftTopic(entry.lift.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZD1', floor: 1 }), 1);
+    for (const p of pushing) {
+      p.entry.client.publish(liftTopic(p.entry.lift.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZD1', floor: 1 }), 1, (err) => (err ? p.failed++ : p.acked++));
+      p.sent++;
       sent++;
     }
   }, everyMs);
   await new Promise((r) => setTimeout(r, durationMs));
   clearInterval(timer);
-  return { sent };
+  const settled = () => pushing.every((p) => p.acked + p.failed >= p.sent);
+  for (const end = Date.now() + 5_000; !settled() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+  const sum = (k: 'acked' | 'failed') => pushing.reduce((t, p) => t + p[k], 0);
+  const unacked = pushing.filter((p) => p.acked < p.sent).map((p) => ({ deviceNo: p.entry.lift.deviceNo, sent: p.sent, acked: p.acked, failed: p.failed, closedAt: p.entry.closedAt }));
+  return { sent, acked: sum('acked'), failed: sum('failed'), unacked };
 }
 
 process.on('message', (msg: FleetRequest) => {
@@ -117,6 +133,8 @@ process.on('message', (msg: FleetRequest) => {
         return ingest(msg.lifts, msg.perLift, msg.window, msg.firstSeq, msg.code);
       case 'push':
         return push(msg.lifts, msg.everyMs, msg.durationMs, msg.firstSeq);
+      case 'closed':
+        return { closed: clients.filter((c) => c.closedAt !== undefined).map((c) => ({ deviceNo: c.lift.deviceNo, at: c.closedAt })) };
       case 'stop':
         for (const c of clients) c.client.destroy();
         clients.length = 0;

@@ -8,6 +8,7 @@
  * bytes either way; a cheaper generator leaves the cores to the system under test.
  */
 import net from 'node:net';
+import { REFUSED_CONNACK_CODES, ReconnectBackoff } from '@liftlink/protocol';
 
 const CONNECT = 0x10;
 const CONNACK = 0x20;
@@ -25,6 +26,22 @@ export interface RawLiftOptions {
   keepaliveSeconds?: number;
   /** A last will the broker publishes when the connection dies. */
   will?: { topic: string; payload: string; qos: 0 | 1; retain: boolean };
+  /** A try without CONNACK this long after it began fails with ConnectTimeoutError (default: it waits). */
+  connectTimeoutMs?: number;
+}
+
+/** The broker answered CONNECT with a non-zero return code. */
+export class ConnectRefusedError extends Error {
+  constructor(readonly code: number) {
+    super(`connection refused (CONNACK ${code})`);
+  }
+}
+
+/** No CONNACK within `connectTimeoutMs` (TCP connect included). */
+export class ConnectTimeoutError extends Error {
+  constructor(readonly ms: number) {
+    super(`no CONNACK within ${ms} ms`);
+  }
 }
 
 function remainingLength(n: number): number[] {
@@ -57,9 +74,12 @@ export class RawLift {
   private nextId = 0;
   private readonly waiting = new Map<number, (err?: Error) => void>();
   private connack: ((code: number) => void) | null = null;
+  private connackLost: ((err: Error) => void) | null = null;
   private pinger: NodeJS.Timeout | null = null;
   /** Commands and other messages the broker delivers to this lift. */
   onMessage: ((topic: string, payload: Buffer) => void) | null = null;
+  /** The connection ended (the broker went away, or `destroy`); called once. */
+  onClose: (() => void) | null = null;
   connected = false;
 
   private constructor(socket: net.Socket) {
@@ -71,6 +91,9 @@ export class RawLift {
       if (this.pinger) clearInterval(this.pinger);
       for (const done of this.waiting.values()) done(new Error('connection closed'));
       this.waiting.clear();
+      this.connackLost?.(new Error('connection closed before CONNACK'));
+      this.connackLost = null;
+      this.onClose?.();
     });
     socket.on('error', () => {});
   }
@@ -78,32 +101,57 @@ export class RawLift {
   static async connect(url: string, opts: RawLiftOptions): Promise<RawLift> {
     const { hostname, port } = new URL(url);
     const socket = net.connect({ host: hostname, port: Number(port || 1883) });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('error', reject);
-    });
-    const lift = new RawLift(socket);
-    const keepalive = opts.keepaliveSeconds ?? 120;
-    let flags = 0x02 | 0x80 | 0x40; // clean session, username, password
-    const payload = [str(opts.clientId)];
-    if (opts.will) {
-      flags |= 0x04 | (opts.will.qos << 3) | (opts.will.retain ? 0x20 : 0);
-      payload.push(str(opts.will.topic), str(opts.will.payload));
-    }
-    payload.push(str(opts.username), str(opts.password));
-    const variable = Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 4, flags, keepalive >> 8, keepalive & 0xff]);
-    const code = await new Promise<number>((resolve) => {
-      lift.connack = resolve;
-      socket.write(packet(CONNECT, [variable, ...payload]));
-    });
-    if (code !== 0) {
+    let timer: NodeJS.Timeout | undefined;
+    // Raced against each step below while its timer runs, so its rejection is always observed.
+    const deadline =
+      opts.connectTimeoutMs === undefined
+        ? null
+        : new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+              socket.destroy();
+              reject(new ConnectTimeoutError(opts.connectTimeoutMs!));
+            }, opts.connectTimeoutMs);
+          });
+    const withDeadline = <T>(p: Promise<T>): Promise<T> => (deadline ? Promise.race([p, deadline]) : p);
+    try {
+      await withDeadline(
+        new Promise<void>((resolve, reject) => {
+          socket.once('connect', resolve);
+          socket.once('error', reject);
+        }),
+      );
+      const lift = new RawLift(socket);
+      const keepalive = opts.keepaliveSeconds ?? 120;
+      let flags = 0x02 | 0x80 | 0x40; // clean session, username, password
+      const payload = [str(opts.clientId)];
+      if (opts.will) {
+        flags |= 0x04 | (opts.will.qos << 3) | (opts.will.retain ? 0x20 : 0);
+        payload.push(str(opts.will.topic), str(opts.will.payload));
+      }
+      payload.push(str(opts.username), str(opts.password));
+      const variable = Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 4, flags, keepalive >> 8, keepalive & 0xff]);
+      const code = await withDeadline(
+        new Promise<number>((resolve, reject) => {
+          lift.connack = resolve;
+          lift.connackLost = reject;
+          socket.write(packet(CONNECT, [variable, ...payload]));
+        }),
+      );
+      lift.connackLost = null;
+      if (code !== 0) {
+        socket.destroy();
+        throw new ConnectRefusedError(code);
+      }
+      lift.connected = true;
+      lift.pinger = setInterval(() => socket.write(PINGREQ), (keepalive * 1000) / 2);
+      lift.pinger.unref();
+      return lift;
+    } catch (err) {
       socket.destroy();
-      throw new Error(`connection refused (CONNACK ${code})`);
+      throw err;
+    } finally {
+      clearTimeout(timer);
     }
-    lift.connected = true;
-    lift.pinger = setInterval(() => socket.write(PINGREQ), (keepalive * 1000) / 2);
-    lift.pinger.unref();
-    return lift;
   }
 
   private packetId(): number {
@@ -202,5 +250,80 @@ export class RawLift {
     } else if (type !== PINGRESP) {
       this.socket.destroy(new Error(`unexpected MQTT packet ${header}`));
     }
+  }
+}
+
+export interface ReconnectingLiftHooks {
+  /** The options of each try: a lift reserves a new session (and will) for every attempt. */
+  options: () => RawLiftOptions;
+  /** A try begins (the TCP connect). */
+  onTry?: () => void;
+  /** The broker accepted the try (CONNACK 0): the lift publishes what it says on connecting. */
+  onConnected?: (lift: RawLift) => void;
+  /** A try failed: TCP error, ConnectTimeoutError, ConnectRefusedError. */
+  onFailed?: (err: Error) => void;
+  /** An accepted connection ended. */
+  onLost?: () => void;
+}
+
+/**
+ * A lift that stays connected as a real one does: the first connection at once (power-on),
+ * then every lost connection and failed try waits as `ReconnectBackoff` of
+ * @liftlink/protocol says (the lifts' rule itself, not a copy), refused ones included.
+ */
+export class ReconnectingLift {
+  /** The connection while there is one. */
+  lift: RawLift | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly hooks: ReconnectingLiftHooks,
+    readonly backoff: ReconnectBackoff = new ReconnectBackoff(),
+  ) {}
+
+  /** Power-on: the first try at once. */
+  start(): void {
+    this.attempt();
+  }
+
+  /** Ends the connection and every later try. */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.lift?.destroy();
+    this.lift = null;
+  }
+
+  private later(refused: boolean): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.attempt(), this.backoff.nextDelayMs(Date.now(), refused));
+  }
+
+  private attempt(): void {
+    this.timer = null;
+    if (this.stopped) return;
+    this.hooks.onTry?.();
+    RawLift.connect(this.url, this.hooks.options()).then(
+      (lift) => {
+        if (this.stopped) return lift.destroy();
+        this.lift = lift;
+        this.backoff.connected(Date.now());
+        lift.onClose = () => {
+          if (this.lift === lift) this.lift = null;
+          if (this.stopped) return;
+          this.hooks.onLost?.();
+          this.later(false);
+        };
+        this.hooks.onConnected?.(lift);
+      },
+      (err: Error) => {
+        if (this.stopped) return;
+        this.hooks.onFailed?.(err);
+        this.later(err instanceof ConnectRefusedError && REFUSED_CONNACK_CODES.includes(err.code));
+      },
+    );
   }
 }

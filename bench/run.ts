@@ -1,22 +1,34 @@
 /**
  * `npm run bench`: the device path under load (issue 4), on the embedded mode (PGlite +
- * aedes in one process) and on PostgreSQL + Mosquitto (dynamic security). The server runs
- * as its own process, as in production; the lifts are bare MQTT.js connections in another
- * (bench/lift-fleet.ts), provisioned straight into the database.
+ * aedes in one process), on PostgreSQL + Mosquitto (dynamic security) and on PostgreSQL +
+ * a three-node RabbitMQ cluster (BROKER=rabbitmq: lift accounts in the cluster, ingest from
+ * a quorum queue). The server runs as its own process, as in production; the lifts are bare
+ * MQTT connections in other processes (bench/lift-fleet.ts), provisioned straight into the
+ * database and the broker; on the cluster each lift connects to its own node (lift i to
+ * node i mod 3), so the fleet is spread as a load balancer would spread it.
  *
+ *   (0) connect: time until every lift has its CONNACK and its first messages acknowledged,
+ *       and until the server lists them all online
  *   (1) ingest: 1,000 lifts publish run-log events as fast as they are taken (each keeps a
  *       window in flight); messages persisted per second, lost and duplicated counts
- *   (2) command round trip through the HTTP API with 5,000 lifts connected: p50/p95/p99
- *   (3) lift-to-browser live push over the WebSocket: p99
- *   (4) server memory (RSS) with 5,000 lifts connected
+ *   (2) command round trip through the HTTP API with every lift connected: p50/p95/p99
+ *   (3) lift-to-browser live push over the WebSocket to BENCH_BROWSERS (50) browsers,
+ *       each watching the same 20 lifts: p50/p99 over every delivery
+ *   (4) server memory (RSS) with every lift connected; the broker's (Mosquitto, the three
+ *       RabbitMQ nodes together) too
  *
- * Figures, not assertions. BENCH_QUICK=1 runs a shorter version (under two minutes).
- * BENCH_MODES=embedded,postgres picks modes; BENCH_DATABASE_URL (or TEST_DATABASE_URL)
- * the PostgreSQL server that gets a scratch database. Each mode prints one JSON line; the
- * last line is JSON.
+ * Figures, not assertions. BENCH_LIFTS (5,000) lifts; BENCH_QUICK=1 runs a shorter version
+ * (about a minute per mode at 5,000 lifts). BENCH_MODES=embedded,postgres,rabbitmq picks
+ * modes; BENCH_DATABASE_URL (or TEST_DATABASE_URL) the PostgreSQL server that gets a scratch
+ * database. Each mode prints one JSON line; the last line is JSON.
+ *
+ * Every lift is a socket: the broker process (the embedded server, Mosquitto, each RabbitMQ
+ * node) needs that many open files. The soft limit is raised to what the run needs (every
+ * process started here inherits it); above the hard limit a mode is skipped with the reason.
  */
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -30,6 +42,10 @@ import { provisionLifts, type ProvisionedLift } from '../apps/server/test/suppor
 import { brokerAdminFor } from '../apps/server/test/support/broker-admin.ts';
 import { freePort, until } from '../apps/server/test/support/ports.ts';
 import { ADMIN_PASSWORD } from '../apps/server/test/helpers.ts';
+import { rabbitmqMissing, rabbitmqServerEnv, startBrokerCluster, type BrokerCluster } from '../apps/server/test/support/broker-cluster.ts';
+import { rabbitmqBrokerAdmin } from '../apps/server/src/modules/broker/rabbitmq-admin.ts';
+import { RabbitApi } from '../apps/server/src/modules/broker/rabbitmq-api.ts';
+import { importLiftAccounts, nodePids, nodesInfo, setMemoryWatermark, watchAlarms } from './rabbitmq-setup.ts';
 import type { FleetRequest } from './lift-fleet.ts';
 import { sampleStatus, startFleet } from './fleet-process.ts';
 import { cpuMs, cpuMsByName } from './cpu.ts';
@@ -44,13 +60,19 @@ const WARMUP_PER_LIFT = 10;
 const WARMUP_COMMANDS = 100;
 const COMMAND_CONCURRENCY = Number(process.env.BENCH_CMD_CONCURRENCY ?? 4);
 const PUSH_LIFTS = 20;
+const BROWSERS = Number(process.env.BENCH_BROWSERS ?? 50);
+/** Lifts per process that only stays connected: each is a socket, and a process has a limit of open files. */
+const IDLE_PER_FLEET = 10_000;
 const PUSH_EVERY_MS = 50;
 const PUSH_MS = quick ? 3_000 : 20_000;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const MODES = (process.env.BENCH_MODES ?? 'embedded,postgres').split(',').map((m) => m.trim()) as ('embedded' | 'postgres')[];
+type Mode = 'embedded' | 'postgres' | 'rabbitmq';
+const MODES = (process.env.BENCH_MODES ?? 'embedded,postgres,rabbitmq').split(',').map((m) => m.trim()) as Mode[];
+const MODE_NAMES: Record<Mode, string> = { embedded: 'embedded', postgres: 'postgres+mosquitto', rabbitmq: 'postgres+rabbitmq-cluster' };
 
 interface Result {
   mode: string;
+  lifts: number;
   ingestPerSec: number;
   lost: number;
   duplicates: number;
@@ -58,7 +80,8 @@ interface Result {
   cmdP95Ms: number;
   cmdP99Ms: number;
   pushP99Ms: number;
-  rssMiB5000: number;
+  /** Server RSS with every lift connected. */
+  serverRssMiB: number;
   [extra: string]: unknown;
 }
 
@@ -73,6 +96,43 @@ function percentile(sorted: number[], p: number): number {
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+function openFiles(pid: number | undefined): number | null {
+  try {
+    return pid === undefined ? null : readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return null;
+  }
+}
+
+function openFilesLimit(): { soft: number; hard: number } {
+  const m = /Max open files\s+(\S+)\s+(\S+)/.exec(readFileSync('/proc/self/limits', 'utf8'))!;
+  const n = (v: string) => (v === 'unlimited' ? Infinity : Number(v));
+  return { soft: n(m[1]!), hard: n(m[2]!) };
+}
+
+/**
+ * Open files the busiest process of the mode needs: the broker's lift connections (the
+ * cluster's spread over three nodes) plus its own. The embedded server holds 160 to 200
+ * besides its lifts (PGlite, its worker, the runtime; more with more lifts), then the
+ * browsers' sockets and the HTTP connections (19,750 lifts and 50 browsers did not fit in 20,000); Mosquitto a dozen; a RabbitMQ node its queues' and logs' files.
+ */
+function filesNeeded(mode: Mode): number {
+  const [brokerSockets, own] = mode === 'embedded' ? [LIFTS, 400 + BROWSERS] : mode === 'postgres' ? [LIFTS, 100] : [Math.ceil(LIFTS / 3), 1_000];
+  return Math.max(brokerSockets + own, IDLE_PER_FLEET + 100);
+}
+
+/** Raises the soft limit of this process (and so of all it starts) to `need`; null, or why that is not allowed. */
+function ensureOpenFiles(need: number): string | null {
+  const { soft, hard } = openFilesLimit();
+  if (soft >= need) return null;
+  if (hard < need) {
+    return `needs about ${need} open files in one process, the hard limit is ${hard} (ulimit -Hn; raise it as root, e.g. LimitNOFILE= of the service or /etc/security/limits.conf)`;
+  }
+  execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${need}:${hard}`]);
+  log(`open files: soft limit ${soft} -> ${need}`);
+  return null;
 }
 
 /** Migrations, the seed and the lifts, before the server starts. */
@@ -110,32 +170,74 @@ async function commandRoundTrips(server: ServerProcess, token: string, lifts: Pr
   return times.sort((a, b) => a - b);
 }
 
-async function pushLatencies(server: ServerProcess, token: string, lifts: ProvisionedLift[], ask: (req: FleetRequest) => Promise<unknown>): Promise<number[]> {
-  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws/live`, { headers: { cookie: `Access-Token=${token}` } });
+/**
+ * BROWSERS live sockets, each subscribed to the same PUSH_LIFTS lifts (a control room of
+ * browsers watching the busy lifts), while those lifts report an event every PUSH_EVERY_MS.
+ * Latency: from the lift's `ts` to the browser's receipt, over every delivery.
+ */
+async function pushLatencies(
+  server: ServerProcess,
+  token: string,
+  lifts: ProvisionedLift[],
+  ask: <T>(req: FleetRequest) => Promise<T>,
+): Promise<{ latencies: number[]; sent: number; delivered: number; byLift: Map<string, number>; acked?: number; unacked?: unknown[] }> {
   const latencies: number[] = [];
-  let subscribed = false;
-  socket.on('message', (raw: Buffer) => {
-    const m = JSON.parse(raw.toString()) as { type: string; ts?: string; code?: string };
-    if (m.type === 'subscribed') subscribed = true;
-    if (m.type === 'event' && m.code === 'RZD1' && m.ts) latencies.push(Date.now() - Date.parse(m.ts));
-  });
-  await once(socket, 'open');
-  socket.send(JSON.stringify({ type: 'subscribe', liftIds: lifts.slice(0, PUSH_LIFTS).map((l) => l.id) }));
-  await until('subscribed', () => subscribed, 10_000, 20);
-  await ask({ op: 'push', lifts: PUSH_LIFTS, everyMs: PUSH_EVERY_MS, durationMs: PUSH_MS, firstSeq: 9_000_000_000 });
-  await new Promise((r) => setTimeout(r, 1_000));
-  socket.close();
-  return latencies.sort((a, b) => a - b);
+  const byLift = new Map<string, number>();
+  const liftIds = lifts.slice(0, PUSH_LIFTS).map((l) => l.id);
+  const sockets = await Promise.all(
+    Array.from({ length: BROWSERS }, async () => {
+      const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws/live`, { headers: { cookie: `Access-Token=${token}` } });
+      let subscribed = false;
+      socket.on('message', (raw: Buffer) => {
+        const m = JSON.parse(raw.toString()) as { type: string; ts?: string; code?: string; liftId?: string };
+        if (m.type === 'subscribed') subscribed = true;
+        if (m.type === 'event' && m.code === 'RZD1' && m.ts) {
+          latencies.push(Date.now() - Date.parse(m.ts));
+          byLift.set(m.liftId!, (byLift.get(m.liftId!) ?? 0) + 1);
+        }
+      });
+      // A refused socket (the server out of open files, say) fails the run with its reason.
+      const failed = new Promise<never>((_, reject) => socket.on('error', (err) => reject(new Error(`browser socket: ${err.message}`))));
+      failed.catch(() => undefined);
+      await Promise.race([once(socket, 'open'), failed]);
+      socket.send(JSON.stringify({ type: 'subscribe', liftIds }));
+      await until('subscribed', () => subscribed, 30_000, 20);
+      return socket;
+    }),
+  );
+  const { sent, acked, unacked } = await ask<{ sent: number; acked?: number; unacked?: unknown[] }>({ op: 'push', lifts: PUSH_LIFTS, everyMs: PUSH_EVERY_MS, durationMs: PUSH_MS, firstSeq: 9_000_000_000 });
+  // Every delivery, or 10 s after the last event: what is missing then is reported as missing.
+  await until('pushes delivered', () => latencies.length >= sent * BROWSERS, 10_000, 50).catch(() => undefined);
+  for (const socket of sockets) socket.close();
+  return { latencies: latencies.sort((a, b) => a - b), sent, delivered: latencies.length, byLift, acked, unacked };
 }
 
-async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
+/** Every line the server logs from here on (LOG_LEVEL=warn: warnings and errors), for the report. */
+function watchServerLog(server: ServerProcess): string[] {
+  const lines: string[] = [];
+  let rest = '';
+  const take = (d: Buffer) => {
+    const parts = (rest + d.toString()).split('\n');
+    rest = parts.pop()!;
+    for (const line of parts) if (line.trim()) lines.push(line.slice(0, 600));
+  };
+  server.child.stdout!.on('data', take);
+  server.child.stderr!.on('data', take);
+  return lines;
+}
+
+async function runMode(mode: Mode): Promise<Result> {
   const cleanup: (() => Promise<void>)[] = [];
   try {
     const env: Record<string, string> = { RATE_LIMIT_MAX: '1000000', HEARTBEAT_SECONDS: '600', COMMAND_WAIT_MS: '10000', LOG_LEVEL: 'warn' };
     let lifts: ProvisionedLift[];
     let brokerUrl: string;
+    /** The cluster's nodes: lift i connects to node i mod 3. */
+    let nodeUrls: string[] = [];
     let countDb: () => Promise<Database>;
     let broker: PrivateMosquitto | undefined;
+    let cluster: BrokerCluster | undefined;
+    let accountsMs: number | undefined;
     if (mode === 'embedded') {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-bench-'));
       cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
@@ -147,6 +249,32 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
       brokerUrl = `mqtt://127.0.0.1:${mqttPort}`;
       // PGlite is the server's own: counted after it stops.
       countDb = () => openPglite(dataDir);
+    } else if (mode === 'rabbitmq') {
+      const scratch = await createDatabase(ADMIN_URL);
+      cleanup.push(scratch.drop);
+      const db = await openPostgres(scratch.url);
+      cleanup.push(() => db.close());
+      lifts = await prepare(db, LIFTS);
+      cluster = await startBrokerCluster('rabbitmq');
+      cleanup.push(() => cluster!.destroy());
+      // Three nodes share this machine: each gets RabbitMQ's default watermark (0.4 of the
+      // memory) of a node with a third of it, or BENCH_RABBITMQ_WATERMARK_GIB.
+      const watermark = process.env.BENCH_RABBITMQ_WATERMARK_GIB ? Math.round(Number(process.env.BENCH_RABBITMQ_WATERMARK_GIB) * 2 ** 30) : Math.round((os.totalmem() / 3) * 0.4);
+      await setMemoryWatermark(cluster.apiUrls[0]!, cluster.server, watermark);
+      log(`${mode}: cluster formed, memory watermark ${Math.round(watermark / 2 ** 20)} MiB per node`);
+      // The accounts in bulk (a definitions import), one lift through the server's own
+      // broker admin (management API) as a check of that path.
+      const accountsStarted = Date.now();
+      await importLiftAccounts(cluster.apiUrls[0]!, cluster.server, lifts.slice(1));
+      await rabbitmqBrokerAdmin(new RabbitApi(cluster.apiUrls, cluster.server.username, cluster.server.password)).setDeviceCredential(lifts[0]!.deviceNo, lifts[0]!.secret);
+      accountsMs = Date.now() - accountsStarted;
+      Object.assign(env, {
+        DATABASE_URL: scratch.url,
+        ...rabbitmqServerEnv(cluster),
+      });
+      nodeUrls = cluster.mqttUrls;
+      brokerUrl = nodeUrls[0]!;
+      countDb = async () => db;
     } else {
       const scratch = await createDatabase(ADMIN_URL);
       cleanup.push(scratch.drop);
@@ -165,35 +293,58 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
       brokerUrl = broker.url;
       countDb = async () => db;
     }
-    log(`${mode}: ${lifts.length} lifts provisioned`);
-    const server = await startServerProcess(env);
+    log(`${mode}: ${lifts.length} lifts provisioned${accountsMs === undefined ? '' : `, their broker accounts in ${accountsMs} ms`}`);
+    const server = await startServerProcess(env, { timeoutMs: 120_000 });
+    const serverLog = watchServerLog(server);
     log(`${mode}: server up`);
     cleanup.unshift(() => server.stop());
-    // The lifts under test in one process, the merely connected rest in another: a process
+    const brokerRssMiB = () => (cluster ? Math.round(cluster.rssBytes() / 2 ** 20) : broker?.pid ? rssMiB(broker.pid) : null);
+    // The lifts under test in one process, the merely connected rest in others: a process
     // holding 5,000 clients answers more slowly (GC), which would be measured as the server's.
     const fleet = await startFleet();
-    const idleFleet = await startFleet();
-    cleanup.unshift(async () => {
-      fleet.child.kill('SIGKILL');
-      idleFleet.child.kill('SIGKILL');
-    });
+    const idleLifts = lifts.slice(INGEST_LIFTS);
+    const idleFleets = await Promise.all(Array.from({ length: Math.ceil(idleLifts.length / IDLE_PER_FLEET) }, () => startFleet()));
+    const killFleets = () => {
+      for (const f of [fleet, ...idleFleets]) f.child.kill('SIGKILL');
+    };
+    cleanup.unshift(async () => killFleets());
     const status = sampleStatus('BENCH-00001');
 
-    // (4) memory with every lift connected (each said presence and status).
+    // (0) connect, (4) memory with every lift connected (each said presence and status).
     const rssBefore = rssMiB(server.child.pid!);
-    const asFleet = (part: ProvisionedLift[]) => part.map((l) => ({ deviceNo: l.deviceNo, secret: l.secret }));
-    const connectStarted = Date.now();
-    const parts = await Promise.all([
-      fleet.ask<{ connected: number }>({ op: 'connect', url: brokerUrl, lifts: asFleet(lifts.slice(0, INGEST_LIFTS)), status }),
-      idleFleet.ask<{ connected: number }>({ op: 'connect', url: brokerUrl, lifts: asFleet(lifts.slice(INGEST_LIFTS)), status }),
-    ]);
-    const connected = { ms: Date.now() - connectStarted, connected: parts[0].connected + parts[1].connected };
+    const brokerRssBefore = brokerRssMiB();
+    const asFleet = (part: ProvisionedLift[], offset: number) =>
+      part.map((l, i) => ({ deviceNo: l.deviceNo, secret: l.secret, ...(nodeUrls.length ? { url: nodeUrls[(offset + i) % nodeUrls.length] } : {}) }));
     const token = await signIn(server);
-    log(`${mode}: lifts connected, waiting until all are online`);
-    await until('lifts online', async () => (await server.api<{ total: number }>('GET', '/auth/access/lift/get?online=true&pageSize=1', undefined, token)).body.result.total >= LIFTS, 60_000, 500);
+    const onlineCount = async () => (await server.api<{ total: number }>('GET', '/auth/access/lift/get?online=true&pageSize=1', undefined, token)).body.result.total;
+    const connectStarted = Date.now();
+    const alarms = cluster ? watchAlarms(cluster.apiUrls[0]!, cluster.server) : null;
+    const parts = await Promise.all([
+      fleet.ask<{ connected: number }>({ op: 'connect', url: brokerUrl, lifts: asFleet(lifts.slice(0, INGEST_LIFTS), 0), status }),
+      ...idleFleets.map((f, k) => {
+        const offset = INGEST_LIFTS + k * IDLE_PER_FLEET;
+        return f.ask<{ connected: number }>({ op: 'connect', url: brokerUrl, lifts: asFleet(idleLifts.slice(k * IDLE_PER_FLEET, (k + 1) * IDLE_PER_FLEET), offset), status });
+      }),
+    ]);
+    const connected = { ms: Date.now() - connectStarted, connected: parts.reduce((n, p) => n + p.connected, 0) };
+    log(`${mode}: ${connected.connected} lifts connected in ${connected.ms} ms, waiting until all are online`);
+    await until('lifts online', async () => (await onlineCount()) >= LIFTS, Math.max(60_000, LIFTS * 10), 250);
+    const onlineMs = Date.now() - connectStarted;
     await new Promise((r) => setTimeout(r, 1_000));
-    const rssMiB5000 = rssMiB(server.child.pid!);
-    log(`${mode}: ${connected.connected} lifts connected in ${connected.ms} ms; server RSS ${rssBefore} -> ${rssMiB5000} MiB`);
+    const serverRssMiB = rssMiB(server.child.pid!);
+    const brokerRss = brokerRssMiB();
+    // The process holding the lift connections: the embedded server, or Mosquitto.
+    const brokerProcessFiles = openFiles(mode === 'embedded' ? server.child.pid : broker?.pid);
+    const serverFiles = openFiles(server.child.pid);
+    // RabbitMQ's own view: memory per node and whether it blocks publishers (its alarm).
+    const clusterMemory = async () => (cluster ? (await nodesInfo(cluster.apiUrls[0]!, cluster.server)).map((n) => ({ usedMiB: Math.round(n.mem_used / 2 ** 20), alarm: n.mem_alarm })) : undefined);
+    const nodeMemory = await clusterMemory();
+    if (nodeMemory) log(`${mode}: nodes' memory ${JSON.stringify(nodeMemory)}`);
+    log(
+      `${mode}: all ${LIFTS} online after ${onlineMs} ms; server RSS ${rssBefore} -> ${serverRssMiB} MiB` +
+        (brokerRss === null ? '' : `; broker RSS ${brokerRssBefore} -> ${brokerRss} MiB`) +
+        `; open files: server ${serverFiles}${mode === 'postgres' ? `, Mosquitto ${brokerProcessFiles}` : ''}`,
+    );
 
     // Warm-up, not measured: a fresh process runs its first messages and commands through
     // the interpreter and cold caches; without this the short run measures mostly that.
@@ -207,9 +358,10 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
     const total = INGEST_LIFTS * INGEST_PER_LIFT;
     const ingestLifts = lifts.slice(0, INGEST_LIFTS);
     const baseline = mode === 'embedded' ? 0 : Number((await (await countDb()).sql.query<{ n: string }>('select coalesce(sum(events_total), 0) as n from lifts where id = any($1::uuid[])', [ingestLifts.map((l) => l.id)]))[0]!.n);
+    const brokerPids = cluster ? await nodePids(cluster.apiUrls[0]!, cluster.server) : [broker?.pid];
     const cpuParts = {
       server: () => cpuMs(server.child.pid),
-      broker: () => cpuMs(broker?.pid),
+      broker: () => brokerPids.reduce((sum: number, pid) => sum + cpuMs(pid), 0),
       database: () => (mode === 'embedded' ? 0 : cpuMsByName('postgres')),
       lifts: () => cpuMs(fleet.child.pid),
     };
@@ -237,18 +389,31 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
     log(`${mode}: commands`);
     const cmd = await commandRoundTrips(server, token, lifts);
     // (3) live push.
-    const pushes = await pushLatencies(server, token, lifts, fleet.ask);
-    log(`${mode}: ${cmd.length} commands, ${pushes.length} pushes`);
+    const push = await pushLatencies(server, token, lifts, fleet.ask);
+    const pushes = push.latencies;
+    log(`${mode}: ${cmd.length} commands; ${push.sent} events pushed to ${BROWSERS} browsers, ${push.delivered} of ${push.sent * BROWSERS} deliveries`);
+    const stillOnline = await onlineCount();
+    const alarmed = alarms?.();
+    // Lifts whose connection ended during the run (none should: nothing here closes them).
+    const closed = (await Promise.all([fleet, ...idleFleets].map((f) => f.ask<{ closed?: { deviceNo: string; at: number }[] }>({ op: 'closed' }).catch(() => ({ closed: undefined }))))).flatMap((r) => r.closed ?? []);
+    if (closed.length) log(`${mode}: ${closed.length} lift connections ended during the run, first ${JSON.stringify(closed.slice(0, 5).map((c) => ({ ...c, at: new Date(c.at).toISOString() })))}`);
+    // Deliveries per pushing lift, summed over the browsers (each lift sent sent/PUSH_LIFTS events).
+    const pushPerLift = lifts.slice(0, PUSH_LIFTS).map((l) => push.byLift.get(l.id) ?? 0);
+    const nodeMemoryEnd = await clusterMemory();
+    const serverRssEnd = rssMiB(server.child.pid!);
 
-    // The server first: 5,000 lifts saying goodbye would only measure the shutdown.
+    // The server first: thousands of lifts saying goodbye would only measure the shutdown.
+    const logLines = [...serverLog];
     await server.stop();
-    fleet.child.kill('SIGKILL');
-    idleFleet.child.kill('SIGKILL');
+    killFleets();
     const db = await countDb();
     const counts = await storedCounts(db, ingestLifts.map((l) => l.id), firstSeq);
+    // The pushed events as stored: fewer than sent means ingest lost them, not only the live path.
+    const pushStored = Number((await db.sql.query<{ n: string }>(`select count(distinct (lift_id, seq)) as n from lift_events where lift_id = any($1::uuid[]) and seq >= 9000000000 and code = 'RZD1'`, [lifts.slice(0, PUSH_LIFTS).map((l) => l.id)]))[0]!.n);
     if (mode === 'embedded') await db.close();
     return {
-      mode: mode === 'embedded' ? 'embedded' : 'postgres+mosquitto',
+      mode: MODE_NAMES[mode],
+      lifts: LIFTS,
       ingestPerSec,
       lost: total - counts.distinct,
       duplicates: counts.stored - counts.distinct + (counts.trips - counts.distinct),
@@ -256,10 +421,31 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
       cmdP95Ms: percentile(cmd, 95),
       cmdP99Ms: percentile(cmd, 99),
       pushP99Ms: percentile(pushes, 99),
-      rssMiB5000,
-      pushP50Ms: percentile(pushes, 50),
+      serverRssMiB,
+      brokerRssMiB: brokerRss,
       connectMs: connected.ms,
+      onlineMs,
+      pushP50Ms: percentile(pushes, 50),
+      browsers: BROWSERS,
+      pushDeliveries: push.delivered,
+      pushMissing: push.sent * BROWSERS - push.delivered,
+      pushSent: push.sent,
+      pushAcked: push.acked,
+      ...(push.unacked?.length ? { pushUnacked: push.unacked } : {}),
+      liftsDisconnected: closed.length,
+      ...(closed.length ? { disconnectedFirst: closed.slice(0, 10).map((c) => ({ deviceNo: c.deviceNo, at: new Date(c.at).toISOString() })) } : {}),
+      pushStored,
+      ...(push.delivered < push.sent * BROWSERS ? { pushPerLift } : {}),
+      ...(alarmed ? { alarmFirstMs: alarmed.firstMs, alarmedMs: alarmed.alarmedMs } : {}),
+      // Lifts the server still listed online after the run (all of them stayed connected).
+      onlineAtEnd: stillOnline,
+      serverRssEndMiB: serverRssEnd,
+      serverFiles,
+      ...(mode === 'postgres' ? { mosquittoFiles: brokerProcessFiles } : {}),
+      ...(accountsMs === undefined ? {} : { accountsMs, nodeMemory, nodeMemoryEnd }),
       cpuUsPerMsg,
+      serverLogLines: logLines.length,
+      serverLog: logLines.slice(0, 5),
     };
   } finally {
     for (const step of cleanup) await step().catch((err: unknown) => log(`cleanup: ${String(err)}`));
@@ -268,8 +454,10 @@ async function runMode(mode: 'embedded' | 'postgres'): Promise<Result> {
 
 const results: Result[] = [];
 for (const mode of MODES) {
-  if (mode === 'postgres' && mosquittoMissing) {
-    log(`postgres+mosquitto skipped: ${mosquittoMissing}`);
+  if (!(mode in MODE_NAMES)) throw new Error(`BENCH_MODES: unknown mode ${mode} (embedded, postgres, rabbitmq)`);
+  const missing = (mode === 'postgres' && mosquittoMissing) || (mode === 'rabbitmq' && rabbitmqMissing) || ensureOpenFiles(filesNeeded(mode));
+  if (missing) {
+    log(`${MODE_NAMES[mode]} with ${LIFTS} lifts skipped: ${missing}`);
     continue;
   }
   const result = await runMode(mode);

@@ -1,0 +1,182 @@
+/**
+ * The benchmark's private RabbitMQ cluster (apps/server/test/support/broker-cluster.ts) made
+ * ready for a large fleet: lift accounts in bulk, and each node's memory watermark as on a
+ * production node.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { RABBITMQ_SBIN } from '../apps/server/test/support/broker-cluster.ts';
+import { MQTT_VHOST, liftPermissions } from '../apps/server/src/modules/broker/rabbitmq-names.ts';
+
+/** RabbitMQ's stored form of a password (rabbit_password_hashing_sha256): base64(salt ++ sha256(salt ++ password)). */
+function passwordHash(password: string): string {
+  const salt = randomBytes(4);
+  return Buffer.concat([
+    salt,
+    createHash('sha256').update(salt).update(password, 'utf8').digest(),
+  ]).toString('base64');
+}
+
+const basic = (admin: { username: string; password: string }) =>
+  `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}`;
+
+/**
+ * Lift accounts in bulk. The server's own path (rabbitmqBrokerAdmin: four management API
+ * requests per lift) takes minutes for 20,000 lifts; a definitions import creates the same
+ * users, permissions and topic permissions (liftPermissions, the server's own patterns) a
+ * few thousand per request.
+ */
+export async function importLiftAccounts(
+  apiUrl: string,
+  admin: { username: string; password: string },
+  lifts: { deviceNo: string; secret: string }[],
+  chunk = 2_000,
+): Promise<void> {
+  const authorization = basic(admin);
+  for (let i = 0; i < lifts.length; i += chunk) {
+    const part = lifts.slice(i, i + chunk);
+    const definitions = {
+      users: part.map((l) => ({
+        name: l.deviceNo,
+        password_hash: passwordHash(l.secret),
+        hashing_algorithm: 'rabbit_password_hashing_sha256',
+        tags: '',
+      })),
+      permissions: part.map((l) => ({
+        user: l.deviceNo,
+        vhost: MQTT_VHOST,
+        ...liftPermissions(l.deviceNo).permissions,
+      })),
+      topic_permissions: part.map((l) => ({
+        user: l.deviceNo,
+        vhost: MQTT_VHOST,
+        ...liftPermissions(l.deviceNo).topic,
+      })),
+    };
+    const res = await fetch(`${apiUrl.replace(/\/$/, '')}/api/definitions`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify(definitions),
+      signal: AbortSignal.timeout(300_000),
+    });
+    if (!res.ok) throw new Error(`RabbitMQ definitions import: ${res.status} ${await res.text()}`);
+  }
+}
+
+interface NodeInfo {
+  name: string;
+  mem_used: number;
+  mem_limit: number;
+  mem_alarm: boolean;
+}
+
+export async function nodesInfo(
+  apiUrl: string,
+  admin: { username: string; password: string },
+): Promise<NodeInfo[]> {
+  const res = await fetch(`${apiUrl.replace(/\/$/, '')}/api/nodes`, {
+    headers: { authorization: basic(admin) },
+  });
+  if (!res.ok) throw new Error(`RabbitMQ /api/nodes: ${res.status}`);
+  return (await res.json()) as NodeInfo[];
+}
+
+/** The Erlang VM of a node (its pid) and the environment it was started with (its cookie's HOME, its epmd port), from /proc. */
+function nodeProcess(node: string): { pid: number; env: NodeJS.ProcessEnv } | null {
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const vars = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      if (
+        !vars.includes(`RABBITMQ_NODENAME=${node}`) ||
+        !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('beam')
+      )
+        continue;
+      return {
+        pid: Number(pid),
+        env: Object.fromEntries(
+          vars
+            .filter(Boolean)
+            .map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)]),
+        ),
+      };
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return null;
+}
+
+/** The pids of the cluster's Erlang VMs (for their CPU time: other clusters may run on the machine). */
+export async function nodePids(
+  apiUrl: string,
+  admin: { username: string; password: string },
+): Promise<number[]> {
+  return (await nodesInfo(apiUrl, admin))
+    .map(({ name }) => nodeProcess(name)?.pid)
+    .filter((pid): pid is number => pid !== undefined);
+}
+
+/**
+ * Sets every node's memory high watermark (absolute bytes) at run time. The test cluster
+ * caps each node at 1 GB, where RabbitMQ blocks every publishing connection; a production
+ * node keeps the default, 0.4 of its own memory.
+ */
+export async function setMemoryWatermark(
+  apiUrl: string,
+  admin: { username: string; password: string },
+  bytes: number,
+): Promise<void> {
+  for (const { name } of await nodesInfo(apiUrl, admin)) {
+    const env = nodeProcess(name)?.env;
+    if (!env) throw new Error(`no process of RabbitMQ node ${name} found`);
+    execFileSync(
+      path.join(RABBITMQ_SBIN, 'rabbitmqctl'),
+      ['-q', '-n', name, 'set_vm_memory_high_watermark', 'absolute', String(bytes)],
+      { env, timeout: 60_000 },
+    );
+  }
+}
+
+/**
+ * Watches the cluster's resource alarms (memory, disk): while one is on, RabbitMQ blocks
+ * every publishing connection, lifts and servers alike. `stop` returns when the first began
+ * (ms after `watchAlarms`) and how long alarms were on in all.
+ */
+export function watchAlarms(
+  apiUrl: string,
+  admin: { username: string; password: string },
+  everyMs = 2_000,
+): () => { firstMs: number | null; alarmedMs: number } {
+  const started = Date.now();
+  let firstMs: number | null = null;
+  let alarmedMs = 0;
+  let last = Date.now();
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    fetch(`${apiUrl.replace(/\/$/, '')}/api/health/checks/alarms`, {
+      headers: { authorization: basic(admin) },
+      signal: AbortSignal.timeout(10_000),
+    })
+      .then((res) => {
+        const now = Date.now();
+        // 503: an alarm is in effect somewhere in the cluster.
+        if (res.status === 503) {
+          firstMs ??= now - started;
+          alarmedMs += now - last;
+        }
+        last = now;
+        return res.body?.cancel();
+      })
+      .catch(() => undefined)
+      .finally(() => (busy = false));
+  }, everyMs);
+  return () => {
+    clearInterval(timer);
+    return { firstMs, alarmedMs };
+  };
+}
