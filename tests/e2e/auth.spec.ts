@@ -4,6 +4,7 @@ import {
   expect,
   ADMIN,
   asAdmin,
+  closeWelcome,
   createUser,
   signIn,
   uniqueMobile,
@@ -86,6 +87,7 @@ test.describe('sign-in', () => {
   test('logout asks first', async ({ page }) => {
     const user = await createUser('viewer');
     await signIn(page, user.username, user.password);
+    await closeWelcome(page);
     await page.getByTestId('avatar-menu').click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     const dialog = page.locator('.ant-modal-confirm');

@@ -285,3 +285,13 @@ export async function signIn(
   await page.locator('#password').fill(password);
   await page.getByTestId('login-submit').click();
 }
+
+/**
+ * Closes the welcome notice after a sign-in, as a user would: it sits over the account menu,
+ * and a pointer resting on it (a click aimed at the menu) keeps it open.
+ */
+export async function closeWelcome(page: Page): Promise<void> {
+  const welcome = page.locator('.ant-notification-notice').filter({ hasText: /welcome back/ });
+  await welcome.locator('.ant-notification-notice-close').click();
+  await expect(welcome).toHaveCount(0);
+}

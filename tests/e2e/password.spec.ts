@@ -1,4 +1,4 @@
-import { test, expect, createUser, signIn } from './fixtures.ts';
+import { test, expect, closeWelcome, createUser, signIn } from './fixtures.ts';
 
 test('change password: each validation message, server message, reset on open, closes on success', async ({
   page,
@@ -6,10 +6,7 @@ test('change password: each validation message, server message, reset on open, c
   const user = await createUser('viewer');
   await signIn(page, user.username, user.password);
   await expect(page.getByTestId('greeting')).toBeVisible();
-  // The welcome notice sits over the account menu for a few seconds: closed as a user would.
-  const welcome = page.locator('.ant-notification-notice').filter({ hasText: /welcome back/ });
-  await welcome.locator('.ant-notification-notice-close').click();
-  await expect(welcome).toHaveCount(0);
+  await closeWelcome(page);
   const dialog = page.getByTestId('change-password-modal');
   const open = async () => {
     await page.getByTestId('avatar-menu').click();
