@@ -5,6 +5,7 @@ export * from './api/auth.ts';
 export * from './api/admin.ts';
 export * from './api/account.ts';
 export * from './api/lifts.ts';
+export * from './api/control.ts';
 export * from './api/alerts.ts';
 export * from './api/live-messages.ts';
 export * from './api/live.ts';

@@ -93,6 +93,13 @@ const REASONS: Record<string, LocalizedText> = {
   'lift.timeout': localized('设备未及时响应', 'The lift did not answer in time', 'Лифт не ответил вовремя'),
   'lift.refused': localized('设备拒绝了指令', 'The lift refused the command', 'Лифт отклонил команду'),
   'lift.sendFailed': localized('指令发送失败', 'The command could not be sent', 'Не удалось отправить команду'),
+  'lease.held': localized('另一位用户正在控制此设备', 'Another user controls this lift', 'Лифтом управляет другой пользователь'),
+  'lease.lost': localized('已失去此设备的控制权', 'Control of the lift was lost', 'Управление лифтом потеряно'),
+  'lease.localControl': localized('设备正在现场操作', 'The lift is in use on site', 'Лифтом пользуются на месте'),
+  'command.cancelTooLate': localized('指令已发送，无法取消', 'Sent already, too late to cancel', 'Уже отправлена, отменить нельзя'),
+  'approval.required': localized('需要另一位用户批准', 'Needs another user\'s approval', 'Нужно одобрение другого пользователя'),
+  'approval.closed': localized('审批申请已处理、撤回或过期', 'The request was decided, withdrawn or expired already', 'Запрос уже решён, отозван или истёк'),
+  'approval.ownRequest': localized('不能批准自己的申请', 'Nobody may approve their own request', 'Нельзя одобрить собственный запрос'),
   'config.reconfigure': localized('设备已配置，需确认重新配置', 'Already configured: reconfiguring needs a confirmation', 'Уже настроено: перенастройку нужно подтвердить'),
   'config.versionConflict': localized('配置已被修改，请重新读取', 'The configuration changed meanwhile', 'Конфигурация изменилась тем временем'),
   'config.invalid': localized('配置无效', 'The configuration is not valid', 'Недопустимая конфигурация'),
@@ -136,6 +143,7 @@ const RESULTS: Record<string, LocalizedText> = {
   done: localized('已完成', 'Done', 'Выполнена'),
   timeout: localized('超时', 'Timed out', 'Нет ответа'),
   expired: localized('已过期', 'Expired', 'Истекла'),
+  cancelled: localized('已取消', 'Cancelled', 'Отменена'),
 };
 
 export function auditResultText(result: string, lang: string): string {
@@ -174,6 +182,9 @@ const withCode = (...fields: string[]) => [...fields, 'code'] as const;
 const serialFields = (...fields: string[]) => ['deviceNo', ...fields, 'code', 'truncated'] as const;
 const SERIAL_FAILED = localized('未完成', 'Not completed', 'Не выполнено');
 const COMMAND_FIELDS = ['name', 'args', 'reason'] as const;
+/** A command in an audit detail of the remote-control actions; `approval` when it ran after a second person approved it. */
+const CONTROL_COMMAND_FIELDS = ['name', 'args', 'reason', 'approval', 'lease'] as const;
+const commandOf = (d: AuditDetail, l: Language): Values => ({ command: commandText(str(d.name), obj(d.args), l) });
 const IOT_FIELDS = ['mode', 'kind', 'floors', 'firmware', 'controllerSerial', 'code'] as const;
 const iotExample = { mode: 'assign', kind: 'inclinedStraightRack', floors: 2, firmware: '1.2.0', controllerSerial: 'C0FFEE01' };
 const def = (d: AuditActionDef): AuditActionDef => d;
@@ -232,11 +243,75 @@ export const AUDIT_ACTIONS = {
   'operationLog.export': def({ name: localized('导出操作日志', 'Operation log export', 'Экспорт журнала операций'), fields: ['rows'], summary: { default: ROWS }, examples: [{ rows: 12 }] }),
   'lift.command': def({
     name: localized('远程指令', 'Remote command', 'Удалённая команда'),
-    fields: COMMAND_FIELDS,
-    summary: { default: localized('{command}', '{command}', '{command}') },
-    values: (d, l) => ({ command: commandText(str(d.name), obj(d.args), l) }),
+    fields: CONTROL_COMMAND_FIELDS,
+    summary: {
+      default: localized('{command}', '{command}', '{command}'),
+      approved: localized('{command}（{requester} 申请，{approver} 批准）', '{command} (requested by {requester}, approved by {approver})', '{command} (запросил {requester}, одобрил {approver})'),
+    },
+    variant: (d) => (d.approval ? 'approved' : 'default'),
+    values: (d, l) => ({ ...commandOf(d, l), requester: str(obj(d.approval).requester), approver: str(obj(d.approval).approver) }),
     lift: true,
-    examples: [{ name: 'summon', args: { floor: 2 }, reason: null }, { name: 'lock', args: { on: true }, reason: 'offline' }],
+    examples: [
+      { name: 'summon', args: { floor: 2 }, reason: null, lease: 3 },
+      { name: 'lock', args: { on: true }, reason: 'offline' },
+      { name: 'aging', args: { target: 'overall' }, reason: null, lease: 4, approval: { id: 'a1', requester: 'anna', approver: 'boris' } },
+      { name: 'summon', args: { floor: 1 }, reason: 'cancelled', lease: 5 },
+    ],
+  }),
+  'lift.leaseTake': def({
+    name: localized('获取远程控制权', 'Remote control taken', 'Взято удалённое управление'),
+    fields: ['epoch', 'takenOverFrom', 'reason'],
+    summary: {
+      default: localized('第 {epoch} 次控制权', 'Lease {epoch}', 'Управление № {epoch}'),
+      takeOver: localized('第 {epoch} 次控制权，从 {takenOverFrom} 接管', 'Lease {epoch}, taken over from {takenOverFrom}', 'Управление № {epoch}, перехвачено у {takenOverFrom}'),
+      refused: localized('未能获取控制权', 'Remote control not taken', 'Управление не взято'),
+    },
+    variant: (d) => (d.reason ? 'refused' : d.takenOverFrom ? 'takeOver' : 'default'),
+    lift: true,
+    examples: [{ epoch: 3 }, { epoch: 4, takenOverFrom: 'anna' }, { reason: 'leaseHeld' }, { reason: 'localControl' }],
+  }),
+  'lift.leaseRelease': def({
+    name: localized('释放远程控制权', 'Remote control released', 'Удалённое управление освобождено'),
+    fields: ['epoch'],
+    summary: { default: localized('第 {epoch} 次控制权', 'Lease {epoch}', 'Управление № {epoch}') },
+    lift: true,
+    examples: [{ epoch: 3 }],
+  }),
+  'lift.commandCancel': def({
+    name: localized('取消指令', 'Command cancelled', 'Отмена команды'),
+    fields: ['name', 'args', 'commandId', 'reason'],
+    summary: { default: localized('{command}，未发送到设备', '{command}, never sent to the lift', '{command}, не отправлена лифту'), refused: localized('{command}，已发送，无法取消', '{command}, sent already, not cancelled', '{command}, уже отправлена, не отменена') },
+    variant: (d) => (d.reason ? 'refused' : 'default'),
+    values: commandOf,
+    lift: true,
+    examples: [{ name: 'summon', args: { floor: 2 }, commandId: 'c1' }, { name: 'summon', args: { floor: 2 }, commandId: 'c1', reason: 'command.cancelTooLate' }],
+  }),
+  'lift.approvalRequest': def({
+    name: localized('申请审批', 'Approval requested', 'Запрос одобрения'),
+    fields: ['name', 'args', 'approvalId', 'justification', 'reason'],
+    summary: { default: localized('{command}：{justification}', '{command}: {justification}', '{command}: {justification}') },
+    values: (d, l) => ({ ...commandOf(d, l), justification: str(d.justification) }),
+    lift: true,
+    examples: [{ name: 'aging', args: { target: 'overall' }, approvalId: 'a1', justification: 'Yearly endurance check' }, { name: 'deform', args: { shape: 'fold' }, reason: 'leaseHeld' }],
+  }),
+  'lift.approvalDecision': def({
+    name: localized('审批决定', 'Approval decision', 'Решение по одобрению'),
+    fields: ['name', 'args', 'approvalId', 'decision', 'requester', 'reason'],
+    summary: {
+      approved: localized('批准 {requester} 的 {command}', 'Approved {command} requested by {requester}', 'Одобрено: {command}, запросил {requester}'),
+      rejected: localized('拒绝 {requester} 的 {command}', 'Rejected {command} requested by {requester}', 'Отклонено: {command}, запросил {requester}'),
+      withdrawn: localized('撤回 {command} 的申请', 'Withdrew the request for {command}', 'Запрос отозван: {command}'),
+      default: localized('{command}', '{command}', '{command}'),
+    },
+    variant: (d) => (d.decision === 'approved' || d.decision === 'rejected' || d.decision === 'withdrawn' ? d.decision : 'default'),
+    values: (d, l) => ({ ...commandOf(d, l), requester: str(d.requester) }),
+    lift: true,
+    examples: [
+      { name: 'aging', args: { target: 'overall' }, approvalId: 'a1', decision: 'approved', requester: 'anna' },
+      { name: 'aging', args: { target: 'overall' }, approvalId: 'a1', decision: 'rejected', requester: 'anna' },
+      { name: 'aging', args: { target: 'overall' }, approvalId: 'a1', decision: 'withdrawn', requester: 'anna' },
+      { name: 'aging', args: { target: 'overall' }, approvalId: 'a1', reason: 'approval.closed' },
+    ],
   }),
   'lift.configure': def({
     name: localized('下发配置', 'Configuration sent', 'Запись конфигурации'),

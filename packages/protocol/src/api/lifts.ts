@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEVICE_KINDS } from '../device/kinds.ts';
 import { commandNameSchema, commandStateSchema, refusalReasonSchema } from '../device/commands.ts';
+import { idempotencyKeySchema } from '../device/control.ts';
 import { liftStatusSchema } from '../device/status.ts';
 import { presenceReasonSchema } from '../device/events.ts';
 import { dateTimeSchema, pageOf } from './envelope.ts';
@@ -79,6 +80,8 @@ export const controlSchema = z.strictObject({
   liftId,
   command: commandNameSchema,
   args: z.record(z.string().max(32), z.unknown()).default({}),
+  /** One per click (docs/remote-control.md, "No replays"): a retry with the same key never sends twice. */
+  idempotencyKey: idempotencyKeySchema.optional(),
 });
 
 export const runSettingUpdateSchema = z.strictObject({

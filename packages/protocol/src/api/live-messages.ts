@@ -3,6 +3,7 @@ import type { PresenceReason } from '../device/events.ts';
 import type { LiftStatus } from '../device/status.ts';
 import type { AlertView } from './alerts.ts';
 import type { ApiCode } from './envelope.ts';
+import type { ApprovalView, LeaseEndReason, LeaseView } from './control.ts';
 
 /**
  * The live WebSocket (`GET /ws/live`): JSON messages both ways, typed here for the server
@@ -87,11 +88,32 @@ export interface LiveFleetStatusMessage {
   activeFault: string | null;
 }
 
+/**
+ * The lift's control lease changed (docs/remote-control.md): taken, renewed, released,
+ * taken over, expired or ended by local use. `lease` is the new state; `ended` says why the
+ * previous holder lost it, `endedHolderId` who that was (so their page can tell them).
+ */
+export interface LiveLeaseMessage {
+  type: 'lease';
+  liftId: string;
+  lease: LeaseView | null;
+  localUntil: string | null;
+  ended: LeaseEndReason | null;
+  endedHolderId: string | null;
+}
+
+/** A request for two-person approval was made or changed state. */
+export interface LiveApprovalMessage {
+  type: 'approval';
+  liftId: string;
+  approval: ApprovalView;
+}
+
 /** A change of one lift, as the live bus carries it between instances (and command waiters hear it). */
-export type LiveChange = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveAlertMessage;
+export type LiveChange = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveAlertMessage | LiveLeaseMessage | LiveApprovalMessage;
 
 /** What a subscriber of one lift is given. */
-export type LiftLiveMessage = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage;
+export type LiftLiveMessage = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveLeaseMessage | LiveApprovalMessage;
 
 /** What a fleet subscriber is given: presence, a digest of each status, and alerts. */
 export type FleetLiveMessage = LivePresenceMessage | LiveFleetStatusMessage | LiveAlertMessage;

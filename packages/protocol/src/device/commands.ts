@@ -87,12 +87,13 @@ export function isMovementCommand(cmd: Command): boolean {
 /**
  * Command lifecycle. `created` and `sent` are the cloud's; the lift answers `accepted` or
  * `rejected`, then `done` or `failed`. `timeout`: the lift did not answer in time;
- * `expired`: the command's `expiresAt` passed before the lift could take it.
+ * `expired`: the command's `expiresAt` passed before the lift could take it; `cancelled`: its
+ * sender cancelled it in the cancel window, before it was sent (docs/remote-control.md).
  */
-export const COMMAND_STATES = ['created', 'sent', 'accepted', 'rejected', 'done', 'failed', 'timeout', 'expired'] as const;
+export const COMMAND_STATES = ['created', 'sent', 'accepted', 'rejected', 'done', 'failed', 'timeout', 'expired', 'cancelled'] as const;
 export type CommandState = (typeof COMMAND_STATES)[number];
 export const commandStateSchema = z.enum(COMMAND_STATES);
-export const FINAL_COMMAND_STATES: readonly CommandState[] = ['rejected', 'done', 'failed', 'timeout', 'expired'];
+export const FINAL_COMMAND_STATES: readonly CommandState[] = ['rejected', 'done', 'failed', 'timeout', 'expired', 'cancelled'];
 
 export function isFinalCommandState(state: CommandState): boolean {
   return FINAL_COMMAND_STATES.includes(state);
@@ -121,6 +122,12 @@ export const REFUSAL_REASONS = {
   versionConflict: localized('配置已被修改，请重新读取', 'The configuration changed meanwhile; read it again', 'Конфигурация изменилась; прочитайте её заново'),
   offline: localized('设备离线', 'The lift is offline', 'Лифт не в сети'),
   timeout: localized('设备未及时响应', 'The lift did not answer in time', 'Лифт не ответил вовремя'),
+  // Safe remote control (device/control.ts): the lift and the cloud refuse with these.
+  leaseHeld: localized('另一位用户正在控制此设备', 'Another user controls this lift', 'Лифтом управляет другой пользователь'),
+  noLease: localized('尚未获取此设备的控制权', 'You do not have control of this lift', 'У вас нет управления этим лифтом'),
+  localControl: localized('设备正在现场操作，远程控制已暂停', 'The lift is in use on site; remote control is paused', 'Лифтом пользуются на месте; удалённое управление приостановлено'),
+  approvalRequired: localized('此类指令需要另一位用户批准', 'This kind of command needs another user\'s approval', 'Для такой команды нужно одобрение другого пользователя'),
+  cancelled: localized('指令已取消', 'The command was cancelled', 'Команда отменена'),
 } satisfies Record<string, LocalizedText>;
 
 export type RefusalReason = keyof typeof REFUSAL_REASONS;

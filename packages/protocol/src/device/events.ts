@@ -27,7 +27,7 @@ type N = 1 | 2 | 3 | 4;
 type D = 1 | 2 | 3 | 4 | 5;
 export type EventCode =
   | 'RZOP' | 'RZOS' | 'RZOs' | 'RZOT' | 'RZOJ' | 'RZOj'
-  | 'RZGU' | 'RZGD' | 'RZGS'
+  | 'RZGU' | 'RZGD' | 'RZGS' | 'RZLB' | 'RZLK'
   | `RZM${N}` | `RZY${N}` | `RZD${N}` | `RZB${D}` | `RZF${D}`
   | FaultCode;
 /** The codes the cloud writes itself: a lift's connection coming up and going down. */
@@ -64,6 +64,8 @@ export const EVENT_TABLE: readonly EventDef[] = [
   state('RZGU', '开始上行', 'Started moving up', 'Начало движения вверх'),
   state('RZGD', '开始下行', 'Started moving down', 'Начало движения вниз'),
   state('RZGS', '暂停运行', 'Paused', 'Движение приостановлено'),
+  state('RZLB', '现场按钮操作', 'Button pressed on site', 'Нажата кнопка на месте'),
+  state('RZLK', '现场键盘操作', 'Keypad used on site', 'Использована клавиатура на месте'),
   ...floors('RZM', (n) => `本地设置目标楼层${n}`, (n) => `Target floor ${n} set locally`, (n) => `Целевой этаж ${n} задан на месте`),
   ...floors('RZY', (n) => `云端指令设置目标楼层${n}`, (n) => `Target floor ${n} set by cloud command`, (n) => `Целевой этаж ${n} задан облачной командой`),
   ...floors('RZD', (n) => `到达${n}楼`, (n) => `Arrived at floor ${n}`, (n) => `Прибытие на этаж ${n}`),
@@ -104,6 +106,16 @@ export const presenceReasonSchema = z.enum(PRESENCE_REASON_NAMES as [PresenceRea
 /** The code of a presence transition with this reason. */
 export function presenceCode(reason: PresenceReason): PresenceCode {
   return PRESENCE_REASONS[reason].online ? 'ONLINE' : 'OFFLINE';
+}
+
+/**
+ * Local use of the lift (docs/remote-control.md, "Local controls win"): a call or button on
+ * the platform or a landing, the keypad, debug (maintenance) mode. Each ends the remote
+ * control lease at once, and the lift refuses remote movement for LOCAL_SETTLE_MS.
+ */
+export const LOCAL_CONTROL_CODES: readonly EventCode[] = ['RZM1', 'RZM2', 'RZM3', 'RZM4', 'RZLB', 'RZLK', 'RZOT'];
+export function isLocalControlCode(code: string): boolean {
+  return (LOCAL_CONTROL_CODES as readonly string[]).includes(code);
 }
 
 const BY_CODE = new Map(EVENT_TABLE.map((e) => [e.code, e]));

@@ -4,3 +4,4 @@ export * from './events.ts';
 export * from './commands.ts';
 export * from './config.ts';
 export * from './texts.ts';
+export * from './control.ts';

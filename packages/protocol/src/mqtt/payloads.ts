@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commandNameSchema, refusalReasonSchema } from '../device/commands.ts';
+import { commandLeaseSchema } from '../device/control.ts';
 import { eventCodeSchema } from '../device/events.ts';
 import { floorSchema } from '../device/kinds.ts';
 import { liftStatusSchema } from '../device/status.ts';
@@ -77,12 +78,17 @@ export const cmdAckMessageSchema = z
   })
   .refine((m) => (m.state === 'rejected' || m.state === 'failed') === (m.reason !== undefined), { path: ['reason'], message: 'validation.required' });
 
-/** `lifts/{deviceNo}/cmd`: a command; `args` is checked by the lift (`liftCommandSchema`) so it can answer `badArgs`. */
+/**
+ * `lifts/{deviceNo}/cmd`: a command; `args` is checked by the lift (`liftCommandSchema`) so it can answer `badArgs`.
+ * `lease`: the sender's control lease, on every command of a leased class (`needsLease`);
+ * the lift refuses such a command without one (`noLease`) or of an older epoch (`leaseHeld`).
+ */
 export const cmdMessageSchema = z.strictObject({
   commandId: commandIdSchema,
   name: commandNameSchema,
   args: z.record(z.string().max(32), z.unknown()),
   expiresAt: timestampSchema,
+  lease: commandLeaseSchema.optional(),
 });
 /** `lifts/{deviceNo}/config/set`: replace the configuration; `version` is the version the change was based on. */
 export const configSetMessageSchema = z.strictObject({

@@ -46,6 +46,7 @@ const STATE_LOOK: Record<ProgressState, { color: string; icon: ReactNode }> = {
   rejected: { color: 'error', icon: <CloseCircleOutlined /> },
   failed: { color: 'error', icon: <CloseCircleOutlined /> },
   expired: { color: 'warning', icon: <ClockCircleOutlined /> },
+  cancelled: { color: 'default', icon: <CloseCircleOutlined /> },
   timeout: { color: 'warning', icon: <ClockCircleOutlined /> },
   offline: { color: 'default', icon: <DisconnectOutlined /> },
   error: { color: 'error', icon: <CloseCircleOutlined /> },

@@ -43,6 +43,7 @@ const RANK: Record<ProgressState, number> = {
   rejected: 3,
   failed: 3,
   expired: 3,
+  cancelled: 3,
   offline: 3,
   error: 3,
 };

@@ -209,6 +209,7 @@ export default {
   'command.state.failed': 'Failed',
   'command.state.timeout': 'Timed out',
   'command.state.expired': 'Expired',
+  'command.state.cancelled': 'Cancelled',
   'command.state.offline': 'Lift offline',
   'command.state.error': 'Failed to send',
   'command.history.title': 'Recent commands',

@@ -209,6 +209,7 @@ export default {
   'command.state.failed': 'Не выполнена',
   'command.state.timeout': 'Нет ответа',
   'command.state.expired': 'Истекла',
+  'command.state.cancelled': 'Отменена',
   'command.state.offline': 'Лифт не в сети',
   'command.state.error': 'Не удалось отправить',
   'command.history.title': 'Последние команды',

@@ -206,6 +206,7 @@ export default {
   'command.state.failed': '执行失败',
   'command.state.timeout': '超时',
   'command.state.expired': '已过期',
+  'command.state.cancelled': '已取消',
   'command.state.offline': '设备离线',
   'command.state.error': '发送失败',
   'command.history.title': '最近指令',
