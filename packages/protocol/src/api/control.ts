@@ -43,9 +43,10 @@ export const leaseHolderSchema = z.strictObject({ liftId, epoch: z.number().int(
 /**
  * `POST /auth/access/lift/control` takes `idempotencyKey`: the same key from the same user
  * answers with the first command's outcome and never sends a second one.
- * `POST command/cancel`: cancels a command still in its cancel window (only its sender).
+ * `POST command/cancel`: cancels a command still in its cancel window (only its sender), named
+ * by the idempotency key of its click: the page knows it before the command's id exists.
  */
-export const commandCancelSchema = z.strictObject({ liftId, commandId: z.string().min(1).max(64) });
+export const commandCancelSchema = z.strictObject({ liftId, idempotencyKey: idempotencyKeySchema });
 
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'withdrawn', 'expired'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
