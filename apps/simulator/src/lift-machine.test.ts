@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, type CmdMessage, type LiftConfig } from '@liftlink/protocol';
+import { LOCAL_SETTLE_MS, defaultConfig, needsLease, type CmdMessage, type LiftConfig } from '@liftlink/protocol';
 import { LiftMachine, type LiftMachineOptions, type LiftOutput } from './lift-machine.ts';
 import { seededRandom } from './random.ts';
 
@@ -12,9 +12,13 @@ function lift(options: Partial<LiftMachineOptions> = {}) {
   return m;
 }
 
+/** The lease the operator of these tests holds; a command of a leased class carries it unless `extra` says otherwise. */
+const LEASE = { epoch: 1, holder: 'Operator' };
+
 function cmd(m: LiftMachine, name: CmdMessage['name'], args: Record<string, unknown> = {}, extra: Partial<CmdMessage> = {}): string {
   const commandId = extra.commandId ?? `c-${++nextId}`;
-  m.handleCommand({ commandId, name, args, expiresAt: new Date(m.now + 15_000).toISOString(), ...extra });
+  const lease = needsLease({ name, args } as Parameters<typeof needsLease>[0]) ? { lease: LEASE } : {};
+  m.handleCommand({ commandId, name, args, expiresAt: new Date(m.now + 15_000).toISOString(), ...lease, ...extra });
   return commandId;
 }
 
@@ -378,5 +382,145 @@ describe('LiftMachine configuration', () => {
     const m = lift();
     m.handleConfigGet({ commandId: 'get-1' });
     expect(m.drain()).toContainEqual({ type: 'configReport', commandId: 'get-1' });
+  });
+});
+
+describe('LiftMachine remote control: the lease and local use', () => {
+  /** Sends a command under the lease of `epoch` (null: without a lease) and returns its answers at once. */
+  const under = (m: LiftMachine, epoch: number | null, name: CmdMessage['name'], args: Record<string, unknown> = {}) => {
+    const id = cmd(m, name, args, { lease: epoch === null ? undefined : { epoch, holder: `Holder ${epoch}` } });
+    return acks(m.drain(), id);
+  };
+  /** A summon to the floor the lift stands at: a leased command that ends at once. */
+  const stay = (m: LiftMachine, epoch: number | null) => under(m, epoch, 'summon', { floor: 1 });
+
+  it('runs a leased command only with a lease: without one every leased class is refused noLease and nothing moves', () => {
+    const m = lift();
+    const leased: [CmdMessage['name'], Record<string, unknown>][] = [
+      ['summon', { floor: 2 }],
+      ['restart', {}],
+      ['deform', { shape: 'unfold' }],
+      ['aging', { target: 'pedals' }],
+      ['test', { item: 'positionLearning' }],
+      ['test', { item: 'communications' }],
+    ];
+    for (const [name, args] of leased) expect(under(m, null, name, args), `${name} ${JSON.stringify(args)}`).toEqual(['rejected:noLease']);
+    expect(codes(runUntil(m, () => false, 5_000))).toEqual([]);
+    expect(m.status()).toMatchObject({ floor: 1, aging: null, platform: { deformation: 'folded' } });
+    expect(under(m, 1, 'summon', { floor: 2 })).toEqual(['accepted']);
+    runUntil(m, has('RZD2'));
+    expect(m.status().floor).toBe(2);
+  });
+
+  it('refuses a command of an older lease (leaseHeld) once it has seen a newer one; the newer lease keeps working', () => {
+    const m = lift();
+    expect(stay(m, 3)).toEqual(['accepted', 'done']);
+    expect(stay(m, 3)).toEqual(['accepted', 'done']);
+    expect(stay(m, 4)).toEqual(['accepted', 'done']);
+    expect(stay(m, 3)).toEqual(['rejected:leaseHeld']);
+    expect(under(m, 3, 'summon', { floor: 2 })).toEqual(['rejected:leaseHeld']);
+    expect(m.status().targetFloor).toBeNull();
+    expect(stay(m, 4)).toEqual(['accepted', 'done']);
+    expect(m.leaseEpoch).toBe(4);
+  });
+
+  it('checks the lease after the arguments and before the interlocks, and remembers an epoch an interlock refused', () => {
+    const m = lift();
+    expect(under(m, null, 'summon', { floor: 3 })).toEqual(['rejected:badArgs']);
+    const expired = cmd(m, 'summon', { floor: 2 }, { lease: undefined, expiresAt: new Date(m.now - 1).toISOString() });
+    expect(acks(m.drain(), expired)).toEqual(['rejected:expired']);
+    m.setEmergencyStop(true);
+    expect(under(m, null, 'summon', { floor: 2 })).toEqual(['rejected:noLease']);
+    expect(under(m, 7, 'summon', { floor: 2 })).toEqual(['rejected:emergencyStop']);
+    m.setEmergencyStop(false);
+    expect(stay(m, 6)).toEqual(['rejected:leaseHeld']);
+  });
+
+  it('never refuses a stop or a setting for lease reasons: no lease, an old lease, during local use', () => {
+    const m = lift();
+    expect(stay(m, 5)).toEqual(['accepted', 'done']);
+    const open = (epoch: number | null) => {
+      expect(under(m, epoch, 'pause')).toEqual(['accepted', 'done']);
+      expect(under(m, epoch, 'aging', { target: 'stop' })).toEqual(['accepted', 'done']);
+      expect(under(m, epoch, 'lock', { on: true })).toEqual(['accepted', 'done']);
+      expect(under(m, epoch, 'lock', { on: false })).toEqual(['accepted', 'done']);
+      expect(under(m, epoch, 'disable', { on: true })).toEqual(['accepted', 'done']);
+      expect(under(m, epoch, 'disable', { on: false })).toEqual(['accepted', 'done']);
+    };
+    open(null);
+    open(2);
+    m.useLocally({ kind: 'keypad' });
+    open(null);
+    open(5);
+  });
+
+  it('stops a trip of the holder without a lease: pause is open to anyone', () => {
+    const m = lift();
+    const summon = cmd(m, 'summon', { floor: 2 }, { lease: { epoch: 1, holder: 'Ann' } });
+    m.advance(4_000);
+    m.useLocally({ kind: 'platformButton' });
+    const pause = cmd(m, 'pause', {}, { lease: undefined });
+    const out = runUntil(m, has('RZGS'));
+    expect(acks(out, pause)).toEqual(['accepted', 'done']);
+    expect(acks(out, summon)).toEqual(['accepted', 'failed:interrupted']);
+  });
+
+  it('after local use refuses leased commands with localControl for the settle time, then only a lease taken after it runs', () => {
+    const m = lift();
+    expect(stay(m, 5)).toEqual(['accepted', 'done']);
+    expect(m.localControlUntil).toBeNull();
+    expect(m.useLocally({ kind: 'platformButton' })).toBe(true);
+    expect(codes(m.drain())).toEqual(['RZLB']);
+    expect(m.localControlUntil).toBe(m.now + LOCAL_SETTLE_MS);
+    // during the settle time every leased command, whatever its lease
+    expect(stay(m, 5)).toEqual(['rejected:localControl']);
+    expect(stay(m, 6)).toEqual(['rejected:localControl']);
+    expect(stay(m, null)).toEqual(['rejected:localControl']);
+    // a second use restarts the settle time
+    m.advance(LOCAL_SETTLE_MS / 2);
+    m.useLocally({ kind: 'keypad' });
+    m.advance(LOCAL_SETTLE_MS - 100);
+    expect(under(m, 6, 'summon', { floor: 2 })).toEqual(['rejected:localControl']);
+    expect(m.localControlUntil).toBe(m.now + 100);
+    m.advance(100);
+    expect(m.localControlUntil).toBeNull();
+    // after it: the lease of before is forgotten, a command without one still needs one, a new lease runs
+    expect(under(m, 5, 'summon', { floor: 2 })).toEqual(['rejected:localControl']);
+    expect(under(m, null, 'summon', { floor: 2 })).toEqual(['rejected:noLease']);
+    expect(under(m, 6, 'summon', { floor: 2 })).toEqual(['accepted']);
+    runUntil(m, has('RZD2'));
+    expect(m.status().floor).toBe(2);
+    expect(under(m, 5, 'summon', { floor: 1 })).toEqual(['rejected:localControl']);
+  });
+
+  it('logs each kind of local use with its code and starts the settle time; a floor call also travels', () => {
+    const uses: [Parameters<LiftMachine['useLocally']>[0], string[]][] = [
+      [{ kind: 'floorCall', floor: 2, from: 'landing' }, ['RZM2', 'RZGU', 'RZD2']],
+      [{ kind: 'floorCall', floor: 2, from: 'platform' }, ['RZM2', 'RZGU', 'RZD2']],
+      [{ kind: 'platformButton' }, ['RZLB']],
+      [{ kind: 'keypad' }, ['RZLK']],
+      [{ kind: 'debugMode' }, ['RZOT']],
+    ];
+    for (const [use, logged] of uses) {
+      const m = lift();
+      expect(stay(m, 1)).toEqual(['accepted', 'done']);
+      expect(m.useLocally(use)).toBe(true);
+      const said = m.drain();
+      expect(stay(m, 1), use.kind).toEqual(['rejected:localControl']);
+      expect(stay(m, 2), use.kind).toEqual(['rejected:localControl']);
+      expect(codes([...said, ...runUntil(m, has(logged.at(-1)!))]), use.kind).toEqual(logged);
+    }
+  });
+
+  it('counts a passenger call (callLocal, the random activity) as local use, but not a call the lift ignores', () => {
+    const m = lift();
+    expect(m.callLocal(2)).toBe(true);
+    expect(codes(m.drain())).toEqual(['RZM2', 'RZGU']);
+    expect(stay(m, 1)).toEqual(['rejected:localControl']);
+    const off = lift({ config: { ...defaultConfig('inclinedStraightRack', 2), callButtonEnable: false } });
+    expect(off.useLocally({ kind: 'floorCall', floor: 2 })).toBe(false);
+    expect(codes(off.drain())).toEqual([]);
+    expect(off.localControlUntil).toBeNull();
+    expect(stay(off, 1)).toEqual(['accepted', 'done']);
   });
 });

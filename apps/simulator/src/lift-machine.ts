@@ -21,6 +21,7 @@ import {
   type RefusalReason,
   type TestItem,
 } from '@liftlink/protocol';
+import { ControlGate } from './control-gate.ts';
 
 /**
  * One simulated lift as a pure state machine: no timers, no network. Time only moves when
@@ -84,6 +85,18 @@ const DEFORM_SHAPE_NO = { fold: 1, unfold: 2, leftFlap: 3, rightFlap: 4 } as con
 /** Forms the platform may travel in; from any other it first raises both guardrails (RZB5). */
 const TRAVEL_FORMS: readonly Deformation[] = ['folded', 'doubleUp'];
 
+/**
+ * Someone uses the lift on site (docs/remote-control.md, "Local controls win"): a floor call
+ * on a landing or on the platform (RZM{floor}; the lift travels as for any local call), a
+ * button on the platform (RZLB), the keypad (RZLK), or debug (maintenance) mode entered at
+ * the controller (RZOT).
+ */
+export type LocalUse =
+  | { kind: 'floorCall'; floor: number; from?: 'landing' | 'platform' }
+  | { kind: 'platformButton' }
+  | { kind: 'keypad' }
+  | { kind: 'debugMode' };
+
 interface Trip {
   target: Floor;
   targetPos: number;
@@ -131,6 +144,7 @@ export class LiftMachine {
   private readonly activityPerHour: number;
   private outputs: LiftOutput[] = [];
   private readonly answers = new Map<string, Answer>();
+  private readonly gate = new ControlGate();
 
   private position: number;
   private speed = 0; // mm/s, always >= 0
@@ -382,7 +396,20 @@ export class LiftMachine {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message.startsWith('validation.') ? i.message : 'validation.invalid' }));
       return this.refuse(msg.commandId, 'badArgs', issues);
     }
+    // who may command (the lease) before what the lift can do now (the interlocks)
+    const notAdmitted = this.gate.admit(parsed.data, msg.lease, this.now);
+    if (notAdmitted) return this.refuse(msg.commandId, notAdmitted);
     this.execute(msg.commandId, parsed.data);
+  }
+
+  /** Until when remote leased commands are refused after local use (ms since the epoch), or null. */
+  get localControlUntil(): number | null {
+    return this.gate.localControlUntil(this.now);
+  }
+
+  /** The highest control-lease epoch the lift has seen (0: none). */
+  get leaseEpoch(): number {
+    return this.gate.epoch;
   }
 
   /** A duplicate id is answered again with its stored result, never executed twice. */
@@ -525,12 +552,37 @@ export class LiftMachine {
 
   // ---------------------------------------------------------------- local inputs (tests, fault injection, demo)
 
-  /** A passenger presses a landing call button (RZM). Returns false when the lift ignores it. */
+  /**
+   * Someone uses the lift on site: the lift logs it, refuses remote leased commands for
+   * LOCAL_SETTLE_MS and forgets every lease it has seen. Returns false when the lift ignores
+   * it (a floor call it does not take is no local use: nothing happens, nothing is logged).
+   */
+  useLocally(use: LocalUse): boolean {
+    switch (use.kind) {
+      case 'floorCall':
+        return this.callLocal(use.floor);
+      case 'platformButton':
+        return this.localEvent('RZLB');
+      case 'keypad':
+        return this.localEvent('RZLK');
+      case 'debugMode':
+        // the simulator models the maintenance menu by its event only: no test runs
+        return this.localEvent('RZOT');
+    }
+  }
+
+  private localEvent(code: EventCode): true {
+    this.emit(code);
+    this.gate.localUse(this.now);
+    return true;
+  }
+
+  /** A passenger presses a call button on a landing or the platform (RZM): local use. Returns false when the lift ignores it. */
   callLocal(floor: number): boolean {
     if (!this.flag('callButtonEnable') || floor < 1 || floor > this.floors || this.movementBlock('local')) return false;
     const f = floor as Floor;
     this.paused = null;
-    this.emit(`RZM${f}`);
+    this.localEvent(`RZM${f}`);
     this.startTrip(f, 'local');
     return true;
   }

@@ -5,6 +5,8 @@ import { Observer, startBroker, waitFor } from './harness.ts';
 
 const NO = 'SIM-0001';
 const expiresIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+/** The control lease a movement command carries (docs/remote-control.md). */
+const LEASE = { epoch: 1, holder: 'Operator' };
 
 describe('simulated lift on a real MQTT broker', () => {
   let broker: Awaited<ReturnType<typeof startBroker>>;
@@ -66,7 +68,7 @@ describe('simulated lift on a real MQTT broker', () => {
   });
 
   it('answers a command with accepted then done, and a duplicate id with the stored result only', async () => {
-    const cmd = { commandId: 'cmd-summon-1', name: 'summon', args: { floor: 1 }, expiresAt: expiresIn(15_000) };
+    const cmd = { commandId: 'cmd-summon-1', name: 'summon', args: { floor: 1 }, expiresAt: expiresIn(15_000), lease: LEASE };
     await observer.send(liftTopic(NO, 'cmd'), cmd);
     await waitFor(() => observer.of('cmd/ack', NO).some((a) => a.commandId === 'cmd-summon-1' && a.state === 'done'), 5_000, 'done');
     await observer.send(liftTopic(NO, 'cmd'), cmd);
@@ -77,7 +79,7 @@ describe('simulated lift on a real MQTT broker', () => {
 
   it('refuses an expired command and bad arguments with their reasons', async () => {
     await observer.send(liftTopic(NO, 'cmd'), { commandId: 'cmd-old', name: 'pause', args: {}, expiresAt: expiresIn(-1_000) });
-    await observer.send(liftTopic(NO, 'cmd'), { commandId: 'cmd-bad', name: 'summon', args: { floor: 3 }, expiresAt: expiresIn(15_000) });
+    await observer.send(liftTopic(NO, 'cmd'), { commandId: 'cmd-bad', name: 'summon', args: { floor: 3 }, expiresAt: expiresIn(15_000), lease: LEASE });
     const old = await waitFor(() => observer.of('cmd/ack', NO).find((a) => a.commandId === 'cmd-old'), 5_000, 'expired answer');
     const bad = await waitFor(() => observer.of('cmd/ack', NO).find((a) => a.commandId === 'cmd-bad'), 5_000, 'badArgs answer');
     expect(old).toMatchObject({ state: 'rejected', reason: 'expired' });
@@ -124,6 +126,30 @@ describe('simulated lift on a real MQTT broker', () => {
       await waitFor(() => observer.of('event', NO).some((e) => e.code === 'ED'), 10_000, 'event sent while offline');
     } finally {
       lift.machine.clearFaults();
+    }
+  });
+
+  it('takes the lease of a cmd: refuses noLease, leaseHeld, and localControl after its platform button is pressed; pause stays open', async () => {
+    // A lift of its own: local use closes remote control for 30 s, the shared fleet must not see it.
+    const no = 'SIM-0004';
+    const own = await startFleet({ mqttUrl: broker.url, lifts: [{ deviceNo: no, kind: 'inclinedStraightRack', floors: 2 }], tickMs: 50, statusIdleMs: 300, reconnectMs: 100, log: () => {} });
+    try {
+      await waitFor(() => observer.of('presence', no).some((p) => p.online), 5_000, 'online');
+      const answer = async (commandId: string, name: string, args: Record<string, unknown>, lease?: { epoch: number; holder: string }) => {
+        await observer.send(liftTopic(no, 'cmd'), { commandId, name, args, expiresAt: expiresIn(15_000), ...(lease ? { lease } : {}) });
+        const ack = await waitFor(() => observer.of('cmd/ack', no).find((a) => a.commandId === commandId), 5_000, `answer to ${commandId}`);
+        return [ack.state, ack.reason].filter(Boolean).join(':');
+      };
+      expect(await answer('l-none', 'summon', { floor: 1 })).toBe('rejected:noLease');
+      expect(await answer('l-2', 'summon', { floor: 1 }, { epoch: 2, holder: 'Bea' })).toBe('accepted');
+      expect(await answer('l-1', 'summon', { floor: 1 }, { epoch: 1, holder: 'Al' })).toBe('rejected:leaseHeld');
+      own.lift(no)!.machine.useLocally({ kind: 'platformButton' });
+      await waitFor(() => observer.of('event', no).some((e) => e.code === 'RZLB'), 5_000, 'RZLB');
+      expect(await answer('l-2-after', 'summon', { floor: 1 }, { epoch: 2, holder: 'Bea' })).toBe('rejected:localControl');
+      expect(await answer('l-3', 'summon', { floor: 1 }, { epoch: 3, holder: 'Cy' })).toBe('rejected:localControl');
+      expect(await answer('p-none', 'pause', {})).toBe('accepted');
+    } finally {
+      await own.stop();
     }
   });
 
