@@ -26,6 +26,12 @@ Usage: npm run simulator -- [options]
   --help                this text
 
 Prints {"ready":true,"count":N} on stdout once the lifts are connected; logs go to stderr.
+
+Signals:
+  SIGTERM, SIGINT       every lift says offline, then the process exits
+  SIGUSR2               someone on site uses the lifts: presses the platform button (RZLB) of every
+                        simulated lift, which then refuses remote movement for 30 s and forgets its
+                        control leases (docs/remote-control.md), e.g. kill -USR2 <pid>
 ${SERIAL_USAGE}`;
 
 export type FleetSource = { type: 'count'; count: number; prefix: string } | { type: 'file'; path: string } | { type: 'stdin' } | SerialSource;

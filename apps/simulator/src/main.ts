@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { parseCli, USAGE, type FleetSource } from './cli.ts';
 import { fleetSpecSchema, generateFleet, startFleet, type FleetHandle } from './fleet.ts';
+import { pressPlatformButtonsOnSignal } from './local-use-signal.ts';
 import type { SimLiftSpec } from './mqtt-lift.ts';
 import { runSerialController } from './serial/run.ts';
 import { stopOnSignals } from './shutdown.ts';
@@ -31,8 +32,9 @@ async function main(): Promise<void> {
     return;
   }
   if (cli.source.type === 'serial') return runSerialController(cli.source, log);
-  const lifts = await loadLifts(cli.source);
   let fleet: FleetHandle | null = null;
+  pressPlatformButtonsOnSignal(() => fleet?.lifts.map((l) => l.machine) ?? [], log);
+  const lifts = await loadLifts(cli.source);
   // Each lift says goodbye to the broker; a broker that is gone must not keep us alive.
   const exit = stopOnSignals(
     `${lifts.length} lifts`,

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { liftTopic } from '@liftlink/protocol';
 import { Observer, startBroker, waitFor } from './harness.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -36,6 +37,32 @@ describe('simulator process', () => {
     expect(await sim.exited).toBe(0);
     await waitFor(() => observer.of('presence').filter((p) => !p.online).length === 3, 5_000, 'offline presences');
     expect(sim.out.stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('SIGUSR2: someone on site presses the platform button of every lift (RZLB); they refuse remote movement, the process runs on', async () => {
+    const broker = await startBroker();
+    cleanups.push(() => broker.close());
+    const observer = await Observer.connect(broker.url);
+    cleanups.push(() => observer.close());
+    const sim = simulator(['--count', '2', '--mqtt', broker.url, '--fault-rate', '0', '--activity', '0']);
+    cleanups.push(kill(sim.child));
+    await waitFor(() => sim.out.stdout.includes('\n'), 20_000, 'ready line');
+    await waitFor(() => observer.of('presence').filter((p) => p.online).length === 2, 5_000, 'online presences');
+    const summon = async (commandId: string) => {
+      const lease = { epoch: 1, holder: 'Operator' };
+      await observer.send(liftTopic('SIM-0001', 'cmd'), { commandId, name: 'summon', args: { floor: 1 }, expiresAt: new Date(Date.now() + 15_000).toISOString(), lease });
+      const ack = await waitFor(() => observer.of('cmd/ack', 'SIM-0001').find((a) => a.commandId === commandId), 5_000, `answer to ${commandId}`);
+      return [ack.state, ack.reason].filter(Boolean).join(':');
+    };
+    expect(await summon('before')).toBe('accepted');
+    expect(observer.of('event').some((e) => e.code === 'RZLB')).toBe(false);
+    sim.child.kill('SIGUSR2');
+    for (const no of ['SIM-0001', 'SIM-0002']) await waitFor(() => observer.of('event', no).some((e) => e.code === 'RZLB'), 5_000, `RZLB of ${no}`);
+    expect(await summon('after')).toBe('rejected:localControl');
+    expect(sim.child.exitCode).toBeNull();
+    expect(sim.out.stderr).toMatch(/SIGUSR2, pressed the platform button of 2 lifts/);
+    sim.child.kill('SIGTERM');
+    expect(await sim.exited).toBe(0);
   });
 
   it('--fleet-stdin: takes lifts with secrets from stdin (embedded mode)', async () => {

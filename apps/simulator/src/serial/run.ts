@@ -1,10 +1,11 @@
 import { SIM_FIRMWARE } from '../mqtt-lift.ts';
+import { pressPlatformButtonsOnSignal } from '../local-use-signal.ts';
 import { stopOnSignals } from '../shutdown.ts';
 import type { SerialSource } from './cli-options.ts';
 import { startSerialController, type SerialControllerHandle } from './serial-controller.ts';
 
 /**
- * `--serial PATH`: runs one controller until SIGTERM / SIGINT. Prints one line on stdout,
+ * `--serial PATH`: runs one controller until SIGTERM / SIGINT (SIGUSR2 presses its platform button). Prints one line on stdout,
  * `{"ready":true,"serial":PATH,"controllerSerial":S}`, once its settings are loaded.
  */
 export async function runSerialController(
@@ -17,6 +18,7 @@ export async function runSerialController(
     () => (handle ? handle.stop() : Promise.resolve()),
     log,
   );
+  pressPlatformButtonsOnSignal(() => (handle ? [handle.core.machine] : []), log);
   handle = await startSerialController({
     path: source.path,
     baudRate: source.baudRate,
