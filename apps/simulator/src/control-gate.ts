@@ -1,7 +1,7 @@
 import { LOCAL_SETTLE_MS, needsLease, type Command, type CommandLease, type RefusalReason } from '@liftlink/protocol';
 
 /**
- * The lift's own check of the control lease (docs/remote-control.md, docs/protocol.md 6.4):
+ * The lift's own check of the control lease (docs/remote-control.md, docs/protocol.md 6.4 and 6.6):
  * the cloud decides first, but a lift that trusted it blindly would run a late command of a
  * holder who was taken over, or a command sent while someone stands at the lift. Only
  * commands of a leased class (`needsLease`) are checked; stopping and settings never are.
