@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { parseBrokerAddress } from '@liftlink/protocol';
+import { LOCAL_SETTLE_MS, parseBrokerAddress } from '@liftlink/protocol';
 import type { FleetOptions } from './fleet.ts';
 import { SERIAL_USAGE, serialSource, type SerialSource } from './serial/cli-options.ts';
 
@@ -30,7 +30,7 @@ Prints {"ready":true,"count":N} on stdout once the lifts are connected; logs go 
 Signals:
   SIGTERM, SIGINT       every lift says offline, then the process exits
   SIGUSR2               someone on site uses the lifts: presses the platform button (RZLB) of every
-                        simulated lift, which then refuses remote movement for 30 s and forgets its
+                        simulated lift, which then refuses remote movement for ${LOCAL_SETTLE_MS / 1000} s and forgets its
                         control leases (docs/remote-control.md), e.g. kill -USR2 <pid>
 ${SERIAL_USAGE}`;
 
