@@ -499,7 +499,7 @@ describe('LiftMachine remote control: the lease and local use', () => {
       [{ kind: 'floorCall', floor: 2, from: 'platform' }, ['RZM2', 'RZGU', 'RZD2']],
       [{ kind: 'platformButton' }, ['RZLB']],
       [{ kind: 'keypad' }, ['RZLK']],
-      [{ kind: 'debugMode' }, ['RZOT']],
+      [{ kind: 'maintenanceMode' }, ['RZLM']],
     ];
     for (const [use, logged] of uses) {
       const m = lift();

@@ -88,14 +88,14 @@ const TRAVEL_FORMS: readonly Deformation[] = ['folded', 'doubleUp'];
 /**
  * Someone uses the lift on site (docs/remote-control.md, "Local controls win"): a floor call
  * on a landing or on the platform (RZM{floor}; the lift travels as for any local call), a
- * button on the platform (RZLB), the keypad (RZLK), or debug (maintenance) mode entered at
- * the controller (RZOT).
+ * button on the platform (RZLB), the keypad (RZLK), or maintenance mode entered at the
+ * controller (RZLM).
  */
 export type LocalUse =
   | { kind: 'floorCall'; floor: number; from?: 'landing' | 'platform' }
   | { kind: 'platformButton' }
   | { kind: 'keypad' }
-  | { kind: 'debugMode' };
+  | { kind: 'maintenanceMode' };
 
 interface Trip {
   target: Floor;
@@ -565,9 +565,9 @@ export class LiftMachine {
         return this.localEvent('RZLB');
       case 'keypad':
         return this.localEvent('RZLK');
-      case 'debugMode':
+      case 'maintenanceMode':
         // the simulator models the maintenance menu by its event only: no test runs
-        return this.localEvent('RZOT');
+        return this.localEvent('RZLM');
     }
   }
 

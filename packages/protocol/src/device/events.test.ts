@@ -5,7 +5,7 @@ import { EVENT_CODES, EVENT_TABLE, PRESENCE_REASON_NAMES, PRESENCE_REASONS, even
 describe('event codes', () => {
   it('lists every code of the spec once', () => {
     const expected = [
-      'RZOP', 'RZOS', 'RZOs', 'RZOT', 'RZOJ', 'RZOj', 'RZGU', 'RZGD', 'RZGS', 'RZLB', 'RZLK',
+      'RZOP', 'RZOS', 'RZOs', 'RZOT', 'RZOJ', 'RZOj', 'RZGU', 'RZGD', 'RZGS', 'RZLB', 'RZLK', 'RZLM',
       ...[1, 2, 3, 4].flatMap((n) => [`RZM${n}`, `RZY${n}`, `RZD${n}`]),
       ...[1, 2, 3, 4, 5].flatMap((n) => [`RZB${n}`, `RZF${n}`]),
       'EA', 'EB', 'EC', 'ED', 'EE', 'EF',

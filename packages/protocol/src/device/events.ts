@@ -27,7 +27,7 @@ type N = 1 | 2 | 3 | 4;
 type D = 1 | 2 | 3 | 4 | 5;
 export type EventCode =
   | 'RZOP' | 'RZOS' | 'RZOs' | 'RZOT' | 'RZOJ' | 'RZOj'
-  | 'RZGU' | 'RZGD' | 'RZGS' | 'RZLB' | 'RZLK'
+  | 'RZGU' | 'RZGD' | 'RZGS' | 'RZLB' | 'RZLK' | 'RZLM'
   | `RZM${N}` | `RZY${N}` | `RZD${N}` | `RZB${D}` | `RZF${D}`
   | FaultCode;
 /** The codes the cloud writes itself: a lift's connection coming up and going down. */
@@ -66,6 +66,7 @@ export const EVENT_TABLE: readonly EventDef[] = [
   state('RZGS', '暂停运行', 'Paused', 'Движение приостановлено'),
   state('RZLB', '现场按钮操作', 'Button pressed on site', 'Нажата кнопка на месте'),
   state('RZLK', '现场键盘操作', 'Keypad used on site', 'Использована клавиатура на месте'),
+  state('RZLM', '现场进入维护模式', 'Maintenance mode entered on site', 'Включён режим обслуживания на месте'),
   ...floors('RZM', (n) => `本地设置目标楼层${n}`, (n) => `Target floor ${n} set locally`, (n) => `Целевой этаж ${n} задан на месте`),
   ...floors('RZY', (n) => `云端指令设置目标楼层${n}`, (n) => `Target floor ${n} set by cloud command`, (n) => `Целевой этаж ${n} задан облачной командой`),
   ...floors('RZD', (n) => `到达${n}楼`, (n) => `Arrived at floor ${n}`, (n) => `Прибытие на этаж ${n}`),
@@ -110,10 +111,11 @@ export function presenceCode(reason: PresenceReason): PresenceCode {
 
 /**
  * Local use of the lift (docs/remote-control.md, "Local controls win"): a call or button on
- * the platform or a landing, the keypad, debug (maintenance) mode. Each ends the remote
+ * the platform or a landing, the keypad, maintenance mode entered at the controller (RZLM;
+ * not RZOT, which a remote `test` logs too when it enters debug mode). Each ends the remote
  * control lease at once, and the lift refuses remote movement for LOCAL_SETTLE_MS.
  */
-export const LOCAL_CONTROL_CODES: readonly EventCode[] = ['RZM1', 'RZM2', 'RZM3', 'RZM4', 'RZLB', 'RZLK', 'RZOT'];
+export const LOCAL_CONTROL_CODES: readonly EventCode[] = ['RZM1', 'RZM2', 'RZM3', 'RZM4', 'RZLB', 'RZLK', 'RZLM'];
 export function isLocalControlCode(code: string): boolean {
   return (LOCAL_CONTROL_CODES as readonly string[]).includes(code);
 }
