@@ -29,6 +29,7 @@ import systemOrgs from './modules/system/orgs.ts';
 import inviteRoutes from './modules/invites/routes.ts';
 import ingestPlugin from './modules/ingest/plugin.ts';
 import liftRoutes from './modules/lifts/routes.ts';
+import controlRoutes from './modules/control/routes.ts';
 import liveSocket, { closeLiveSockets } from './modules/live/ws.ts';
 import demoFleet from './modules/lifts/demo-fleet.ts';
 import deviceCredentials from './modules/lifts/credentials.ts';
@@ -130,6 +131,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(systemOrgs);
   await app.register(inviteRoutes);
   await app.register(liftRoutes);
+  await app.register(controlRoutes); // the remote-control lease, cancelling a command (docs/remote-control.md)
   await app.register(liveSocket);
   await app.register(alertRoutes);
   await app.register(oplogRoutes);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { parseBrokerAddress } from '@liftlink/protocol';
+import { COMMAND_CANCEL_WINDOW_MS, parseBrokerAddress } from '@liftlink/protocol';
 
 /**
  * Configuration from the environment. Every variable is documented in the README;
@@ -78,6 +78,8 @@ const envSchema = z.object({
   /** Requests per client address and minute, counted across all instances with PostgreSQL. */
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).max(1_000_000).default(600),
   COMMAND_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How long a command of a leased class waits in the cloud, cancellable, before it is sent (docs/remote-control.md). */
+  COMMAND_CANCEL_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(COMMAND_CANCEL_WINDOW_MS),
   /** Prometheus metrics on a listener of their own (never on PORT); 0 turns them off. */
   METRICS_PORT: port.default(9464),
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -124,6 +126,7 @@ export interface Config {
   instanceId: string | undefined;
   ingestConnections: number;
   commandWaitMs: number;
+  commandCancelWindowMs: number;
   rateLimitMax: number;
   /** Prometheus metrics listener; port 0 = no listener. */
   metrics: { port: number; host: string };
@@ -205,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceId: e.INSTANCE_ID,
     ingestConnections: e.INGEST_CONNECTIONS,
     commandWaitMs: e.COMMAND_WAIT_MS,
+    commandCancelWindowMs: e.COMMAND_CANCEL_WINDOW_MS,
     rateLimitMax: e.RATE_LIMIT_MAX,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     runLogRetentionDays: e.RUN_LOG_RETENTION_DAYS,

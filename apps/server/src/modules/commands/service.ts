@@ -1,21 +1,30 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isFinalCommandState, liftTopic, refusalText, type CommandResult, type CommandState, type RefusalReason } from '@liftlink/protocol';
+import { APPROVABLE_CLASSES, LEASED_CLASSES, commandClass, isFinalCommandState, liftTopic, refusalText, type CommandClass, type Command, type CommandLease, type CommandResult, type CommandState, type RefusalReason } from '@liftlink/protocol';
 import { AppError } from '../../lib/errors.ts';
 import { newToken } from '../../lib/crypto.ts';
 import type { OwnedLift } from '../lifts/scope.ts';
+import { approvalClassesFor, leaseForCommand } from '../control/index.ts';
+import { claimCommand, commandByKey, insertCommand, markSent, readCommand, refuseUnclaimed, setCommandState } from './repository.ts';
+import { answerOf, answerOfFirst } from './answer.ts';
 
 /** How long a command may wait for its first answer before it is marked 'sent'. */
 const SENT_MARK_DELAY_MS = 250;
 
 export type CommandKind = 'cmd' | 'config/set' | 'config/get';
 
-interface SendOptions {
+export interface SendOptions {
   kind: CommandKind;
   name: string;
   args: Record<string, unknown>;
-  /** The downlink payload without commandId and expiresAt. */
+  /** The downlink payload without commandId, expiresAt and lease. */
   payload: Record<string, unknown>;
+  /** One per click: the same key from the same user again answers with the first command's outcome and sends nothing. */
+  idempotencyKey?: string;
+  /** On whose behalf the command runs (an approved command runs for its requester); the caller by default. */
+  actor?: { userId: string; username: string };
+  /** The two-person approval that lets a command of an approval class run (the approvals module). */
+  approval?: { id: string; requester: string; approver: string };
 }
 
 /** How long a stopping server waits for the lifts to answer the commands in flight before it ends their wait. */
@@ -58,10 +67,18 @@ export const commandsPlugin = fp(
   { name: 'commands' },
 );
 
+/** How often a repeated request looks at the first one's record (live messages wake it sooner). */
+const REPEAT_POLL_MS = 200;
+
 /**
  * Sends one command to a lift and waits up to COMMAND_WAIT_MS for its answer. An offline
  * lift is refused at once (never queued). The command expires when the wait ends, so a
  * lift that gets it late refuses it as expired rather than moving unexpectedly.
+ *
+ * Safe remote control (docs/remote-control.md): a command of a class under two-person
+ * approval needs `approval`; a leased class runs under the actor's lease (a free one is taken
+ * for it), carries it to the lift, and waits its cancel window first; an idempotency key
+ * used before answers with that command's outcome.
  */
 export function sendCommand(app: FastifyInstance, request: FastifyRequest, lift: OwnedLift, opts: SendOptions): Promise<CommandResult> {
   const flight: Flight = { end: () => {}, over: Promise.resolve() };
@@ -71,30 +88,110 @@ export function sendCommand(app: FastifyInstance, request: FastifyRequest, lift:
   return run.finally(() => app.commands.inFlight.delete(flight));
 }
 
+/** Waits `ms`, or less when the stopping server ends the flights' waits. */
+function waitUnlessEnded(app: FastifyInstance, flight: Flight, ms: number): Promise<void> {
+  if (app.commands.ended) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    flight.end = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+}
+
+/** The refusal reason a lease refusal is audited with. */
+const LEASE_REASONS: Record<string, RefusalReason> = { 'lease.held': 'leaseHeld', 'lease.lost': 'leaseHeld', 'lease.localControl': 'localControl' };
+
 async function runCommand(app: FastifyInstance, request: FastifyRequest, lift: OwnedLift, opts: SendOptions, flight: Flight): Promise<CommandResult> {
   const { sql } = app.database;
   const started = performance.now();
   const observe = (outcome: string) => app.metrics.commandRoundTrip.labels(opts.kind, outcome).observe((performance.now() - started) / 1000);
   const auth = request.auth!;
+  const actor = opts.actor ?? { userId: auth.userId, username: auth.username };
+  const lang = auth.language;
+  const cls: CommandClass | null = opts.kind === 'cmd' ? commandClass({ name: opts.name, args: opts.args } as Command) : null;
+  let lease: CommandLease | null = null;
   const audit = (state: CommandState, reason: string | null) =>
-    app.audit({ action: `lift.${opts.kind === 'cmd' ? 'command' : opts.kind === 'config/set' ? 'configure' : 'readConfig'}`, result: state, userId: auth.userId, username: auth.username, ip: request.ip, liftId: lift.id, targetType: 'lift', targetId: lift.device_no ?? lift.id, detail: { name: opts.name, args: opts.args, reason } });
+    app.audit({
+      action: `lift.${opts.kind === 'cmd' ? 'command' : opts.kind === 'config/set' ? 'configure' : 'readConfig'}`,
+      result: state,
+      userId: actor.userId,
+      username: actor.username,
+      ip: request.ip,
+      liftId: lift.id,
+      targetType: 'lift',
+      targetId: lift.device_no ?? lift.id,
+      detail: { name: opts.name, args: opts.args, reason, ...(lease ? { lease: lease.epoch } : {}), ...(opts.approval ? { approval: opts.approval } : {}) },
+    });
 
+  const click = opts.idempotencyKey ? { liftId: lift.id, userId: actor.userId, key: opts.idempotencyKey, kind: opts.kind, name: opts.name, args: opts.args } : null;
+  const repeatWaitMs = app.config.commandCancelWindowMs + app.config.commandWaitMs + REPEAT_POLL_MS * 10;
+  // A click seen before answers with its command whatever changed since (the lease, the lift's
+  // presence). A shortcut only: the insert below decides when both arrive at once.
+  if (click && (await commandByKey(sql, click.userId, click.key, click))) return answerOfFirst(app, click, lang, flight, repeatWaitMs);
   if (!lift.device_no) throw new AppError('lift.noDeviceNo');
   if (!lift.online) {
     observe('offline');
     await audit('failed', 'offline');
-    throw new AppError('lift.offline', { commandId: null, state: 'failed', reason: 'offline', reasonText: refusalText('offline', auth.language) });
+    throw new AppError('lift.offline', { commandId: null, state: 'failed', reason: 'offline', reasonText: refusalText('offline', lang) });
   }
   // The server is stopping: nothing new goes out (the caller may try again on the restarted server).
   if (app.commands.stopping) throw new AppError('lift.sendFailed');
+  if (cls && APPROVABLE_CLASSES.includes(cls) && !opts.approval && (await approvalClassesFor(sql, lift)).includes(cls)) {
+    await audit('rejected', 'approvalRequired');
+    throw new AppError('approval.required', { commandClass: cls });
+  }
+  const leased = cls !== null && LEASED_CLASSES.includes(cls);
+  if (leased) {
+    try {
+      lease = await leaseForCommand(app, { ...actor, ip: request.ip }, lift.id, !opts.approval);
+    } catch (err) {
+      if (err instanceof AppError && LEASE_REASONS[err.code]) await audit('rejected', LEASE_REASONS[err.code]!);
+      throw err;
+    }
+  }
+  // An approved command runs at once (docs: "On approval the command runs at once"); a direct one waits its cancel window.
+  const windowMs = leased && !opts.approval ? app.config.commandCancelWindowMs : 0;
   const commandId = newToken().slice(0, 22);
-  const expiresAt = new Date(Date.now() + app.config.commandWaitMs);
-  await sql.query(
-    `insert into lift_commands (id, lift_id, kind, name, args, state, user_id, username, expires_at) values ($1, $2, $3, $4, $5::jsonb, 'created', $6, $7, $8)`,
-    [commandId, lift.id, opts.kind, opts.name, JSON.stringify(opts.args), auth.userId, auth.username, expiresAt],
-  );
+  let expiresAt = new Date(Date.now() + windowMs + app.config.commandWaitMs);
+  const created = await insertCommand(sql, {
+    id: commandId,
+    liftId: lift.id,
+    kind: opts.kind,
+    name: opts.name,
+    args: opts.args,
+    userId: actor.userId,
+    username: actor.username,
+    expiresAt,
+    idempotencyKey: opts.idempotencyKey ?? null,
+    leaseEpoch: lease?.epoch ?? null,
+    approvalId: opts.approval?.id ?? null,
+    sentNow: windowMs === 0,
+  });
+  if (!created) return answerOfFirst(app, click!, lang, flight, repeatWaitMs);
 
   let latest: { state: CommandState; reason: RefusalReason | null } = { state: 'created', reason: null };
+  if (windowMs > 0) {
+    // The cancel window: the sender may still cancel (command/cancel, on any instance).
+    await waitUnlessEnded(app, flight, windowMs);
+    if (app.commands.stopping) {
+      // Stopping: it never leaves the cloud.
+      await setCommandState(sql, commandId, 'expired', 'expired', ['created']);
+      observe('sendFailed');
+      await audit('expired', 'sendFailed');
+      throw new AppError('lift.sendFailed');
+    }
+    expiresAt = new Date(Date.now() + app.config.commandWaitMs);
+    if (!(await claimCommand(sql, commandId, expiresAt))) {
+      const refused = (await refuseUnclaimed(sql, commandId)) ?? { state: 'cancelled' as const, reason: 'cancelled' as const };
+      observe(refused.state);
+      await audit(refused.state, refused.reason);
+      return answerOf({ commandId, state: refused.state, reason: refused.reason, issues: null }, lang);
+    }
+    latest = { state: 'sent', reason: null };
+  }
+
   let finish: () => void = () => {};
   const finished = new Promise<void>((resolve) => (finish = resolve));
   flight.end = () => finish();
@@ -108,9 +205,10 @@ async function runCommand(app: FastifyInstance, request: FastifyRequest, lift: O
   const timer = setTimeout(finish, app.config.commandWaitMs);
   try {
     try {
-      await app.mqtt.publishAsync(liftTopic(lift.device_no, opts.kind), JSON.stringify({ commandId, ...opts.payload, ...(opts.kind === 'config/get' ? {} : { expiresAt: expiresAt.toISOString() }) }), { qos: 1 });
+      const payload = { commandId, ...opts.payload, ...(opts.kind === 'config/get' ? {} : { expiresAt: expiresAt.toISOString() }), ...(lease ? { lease } : {}) };
+      await app.mqtt.publishAsync(liftTopic(lift.device_no, opts.kind), JSON.stringify(payload), { qos: 1 });
     } catch {
-      await sql.query(`update lift_commands set state = 'failed', reason = 'offline', updated_at = now() where id = $1`, [commandId]);
+      await setCommandState(sql, commandId, 'failed', 'offline', ['created', 'sent']);
       observe('sendFailed');
       await audit('failed', 'sendFailed');
       throw new AppError('lift.sendFailed');
@@ -120,11 +218,11 @@ async function runCommand(app: FastifyInstance, request: FastifyRequest, lift: O
     // when none came quickly (one statement less per command on the embedded database,
     // which runs them one at a time).
     let marked: Promise<unknown> = Promise.resolve();
-    const markSent = setTimeout(() => {
-      if (latest.state === 'created') marked = sql.query(`update lift_commands set state = 'sent', updated_at = now() where id = $1 and state = 'created'`, [commandId]);
+    const markSentSoon = setTimeout(() => {
+      if (latest.state === 'created') marked = markSent(sql, commandId);
     }, SENT_MARK_DELAY_MS);
     await finished;
-    clearTimeout(markSent);
+    clearTimeout(markSentSoon);
     await marked;
   } finally {
     clearTimeout(timer);
@@ -133,22 +231,14 @@ async function runCommand(app: FastifyInstance, request: FastifyRequest, lift: O
 
   // The live stream may have missed an answer (another instance, a reconnect): the database is
   // the truth, unless the stream brought the final 'done' (only refusals carry issues).
-  const [row] =
-    latest.state === 'done'
-      ? [{ ...latest, issues: null }]
-      : await sql.query<{ state: CommandState; reason: RefusalReason | null; issues: CommandResult['issues'] | null }>(`select state, reason, issues from lift_commands where id = $1`, [commandId]);
-  latest = { state: row!.state, reason: row!.reason };
+  const row = latest.state === 'done' ? { ...latest, issues: null } : (await readCommand(sql, commandId))!;
+  latest = { state: row.state, reason: row.reason };
   if (latest.state === 'created' || latest.state === 'sent') {
     // Unanswered: 'timeout' when the wait ran out, 'expired' when the server stopped first.
     const state = app.commands.stopping ? 'expired' : 'timeout';
-    const [timedOut] = await sql.query(`update lift_commands set state = $2, reason = 'timeout', updated_at = now() where id = $1 and state in ('created', 'sent') returning id`, [commandId, state]);
-    if (timedOut) latest = { state, reason: 'timeout' };
+    if (await setCommandState(sql, commandId, state, 'timeout', ['created', 'sent'])) latest = { state, reason: 'timeout' };
   }
   observe(latest.state);
   await audit(latest.state, latest.reason);
-  const lang = auth.language;
-  const result: CommandResult = { commandId, state: latest.state, reason: latest.reason, reasonText: latest.reason ? refusalText(latest.reason, lang) : null, ...(row?.issues ? { issues: row.issues } : {}) };
-  if (latest.state === 'timeout') throw new AppError('lift.timeout', result);
-  if (latest.state === 'rejected' || latest.state === 'failed' || latest.state === 'expired') throw new AppError('lift.refused', result, result.reasonText ?? undefined);
-  return result;
+  return answerOf({ commandId, state: latest.state, reason: latest.reason, issues: row.issues }, lang);
 }

@@ -100,7 +100,7 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
       throw new AppError('validation.failed', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message.startsWith('validation.') ? i.message : 'validation.invalid' })) });
     }
     const { name, args } = parsed.data as { name: string; args: Record<string, unknown> };
-    return ok(await sendCommand(app, request, lift, { kind: 'cmd', name, args, payload: { name, args } }));
+    return ok(await sendCommand(app, request, lift, { kind: 'cmd', name, args, payload: { name, args }, ...(request.body.idempotencyKey ? { idempotencyKey: request.body.idempotencyKey } : {}) }));
   });
 
   app.post(`${base}/config/read`, { config: { access: 'liftConfig.get' }, schema: { tags: ['lifts'], response: responsesOf(configReadResultSchema), body: liftIdBodySchema } }, async (request) => {

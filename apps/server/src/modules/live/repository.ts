@@ -2,6 +2,7 @@ import type { LiftStatus, PresenceReason } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 import type { AuthContext } from '../../types.ts';
 import { liftFilter } from '../access/policy.ts';
+import type { LeaseRow } from '../control/lease-repository.ts';
 
 /** The live socket's reads: which lifts a subscriber may follow, and what it missed. */
 
@@ -19,13 +20,19 @@ export async function fleetLiftIds(sql: SqlExecutor, auth: AuthContext): Promise
   return new Set(rows.map((r) => r.id));
 }
 
-/** A lift's presence and last status, sent first to a new subscriber. */
+/** A lift's presence, last status and control lease, sent first to a new subscriber. */
 export async function liveState(sql: SqlExecutor, liftId: string) {
-  const [lift] = await sql.query<{ online: boolean; status: LiftStatus | null; status_seq: string; status_at: Date | null; last_seen_at: Date | null }>(
-    `select online, status, status_seq, status_at, last_seen_at from lifts where id = $1`,
+  const [lift] = await sql.query<
+    { online: boolean; status: LiftStatus | null; status_seq: string; status_at: Date | null; last_seen_at: Date | null } & Omit<LeaseRow, 'lift_id' | 'epoch'> & { epoch: number | null }
+  >(
+    `select l.online, l.status, l.status_seq, l.status_at, l.last_seen_at,
+            c.epoch, c.holder_id, c.holder_name, c.acquired_at, c.expires_at, c.local_until, now() as now
+       from lifts l left join lift_leases c on c.lift_id = l.id where l.id = $1`,
     [liftId],
   );
-  return lift;
+  if (!lift) return lift;
+  const { epoch, holder_id, holder_name, acquired_at, expires_at, local_until, now, ...rest } = lift;
+  return { ...rest, lease: { lift_id: liftId, epoch: epoch ?? 0, holder_id, holder_name, acquired_at, expires_at, local_until, now } satisfies LeaseRow };
 }
 
 /** The run-log entries after `since` (an entry id), oldest first, at most `limit`. */

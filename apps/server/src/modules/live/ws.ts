@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import { TOKEN_COOKIE, fleetStatusOf, hasPermission, parseLiveClientMessage, type LiveChange, type LiveServerMessage } from '@liftlink/protocol';
 import { fleetLiftIds, liveState, runLogSince, visibleLiftIds } from './repository.ts';
+import { leaseMessage } from '../control/lease-service.ts';
 import type { AuthContext } from '../../types.ts';
 
 const HEARTBEAT_MS = 15_000;
@@ -115,6 +116,8 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
           const lift = await liveState(sql, liftId);
           send({ type: 'presence', liftId, online: lift!.online, ts: new Date(lift!.last_seen_at ?? 0).toISOString() });
           if (lift!.status) send({ type: 'status', liftId, seq: Number(lift!.status_seq), ts: new Date(lift!.status_at!).toISOString(), status: lift!.status });
+          // Who controls the lift now (the live `lease` messages follow every change).
+          send(leaseMessage(lift!.lease));
           const since = msg.since?.[liftId];
           if (since !== undefined) {
             const events = await runLogSince(sql, liftId, since, REPLAY_LIMIT);

@@ -1,5 +1,6 @@
-import { isFault, type LiveChange } from '@liftlink/protocol';
+import { LOCAL_SETTLE_MS, isFault, isLocalControlCode, type LiveChange } from '@liftlink/protocol';
 import { raiseAlert } from '../../alerts/repository.ts';
+import { endLeasesOnLocalUse } from '../../control/local-use.ts';
 import type { BatchLifts } from './lift-rows.ts';
 import type { Tx, UplinkOf } from './uplink.ts';
 
@@ -124,7 +125,18 @@ export async function applyEvents(tx: Tx, events: UplinkOf<'event'>[], lifts: Ba
   await addFaults(tx, inserted, lifts.faults);
   for (const r of inserted) live.push({ type: 'event', liftId: r.liftId, id: r.id, seq: r.seq, ts: r.ts, code: r.code, floor: r.floor, fault: r.fault });
   await addTrips(tx, inserted, lifts.trips);
+  await applyLocalUse(tx, inserted, live);
   return inserted;
+}
+
+/**
+ * Local use of a lift (a call or button on site, the keypad, debug mode) ends its remote
+ * lease and pauses remote control (docs/remote-control.md, "Local controls win"): all
+ * lifts of the batch in one go. Usually there is none.
+ */
+async function applyLocalUse(tx: Tx, inserted: StoredEvent[], live: LiveChange[]): Promise<void> {
+  const uses = inserted.filter((e) => isLocalControlCode(e.code)).map((e) => ({ liftId: e.liftId, ts: e.ts, code: e.code }));
+  if (uses.length) live.push(...(await endLeasesOnLocalUse(tx, uses, LOCAL_SETTLE_MS)));
 }
 
 /** Each new fault entry raises a fault alert (unless the same one is open). */
