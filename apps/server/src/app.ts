@@ -30,6 +30,7 @@ import inviteRoutes from './modules/invites/routes.ts';
 import ingestPlugin from './modules/ingest/plugin.ts';
 import liftRoutes from './modules/lifts/routes.ts';
 import controlRoutes from './modules/control/routes.ts';
+import approvalRoutes from './modules/approvals/routes.ts';
 import liveSocket, { closeLiveSockets } from './modules/live/ws.ts';
 import demoFleet from './modules/lifts/demo-fleet.ts';
 import deviceCredentials from './modules/lifts/credentials.ts';
@@ -132,6 +133,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(inviteRoutes);
   await app.register(liftRoutes);
   await app.register(controlRoutes); // the remote-control lease, cancelling a command (docs/remote-control.md)
+  await app.register(approvalRoutes); // two-person approval of a command, and the organizations' approval classes
   await app.register(liveSocket);
   await app.register(alertRoutes);
   await app.register(oplogRoutes);
