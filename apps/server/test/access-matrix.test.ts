@@ -80,6 +80,9 @@ const LIFT_PROBES: Probe[] = [
       expect(body(res).result.lift).toBeNull();
     },
   },
+  // Two-person approval (approvals.test.ts): a new click's key each time, so every call is a request of its own.
+  { route: 'POST /auth/access/lift/approval/request', request: (l) => ({ payload: { liftId: l.id, command: 'aging', args: { target: 'overall' }, reason: 'Matrix', idempotencyKey: `matrix-${Math.random().toString(36).slice(2, 14)}` } }) },
+  { route: 'GET /auth/access/lift/approval/list', request: (l) => ({ url: `?liftId=${l.id}` }) },
 ];
 
 /** Routes that list lifts' records: what each placement sees of the three lifts. */
@@ -117,7 +120,8 @@ describe.each(DB_KINDS)('authorization model on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp(kind);
+    // The walk sends more requests from one address than the default limit allows in a minute.
+    t = await startTestApp(kind, { RATE_LIMIT_MAX: '100000' });
     adminToken = await login(t.app, 'admin', ADMIN_PASSWORD);
     const [maker] = await t.database.sql.query<{ id: string }>(`select id from organizations where kind = 'manufacturer' order by created_at limit 1`);
     orgs.M = maker!.id;
