@@ -175,12 +175,11 @@ async function runCommand(app: FastifyInstance, request: FastifyRequest, lift: O
   if (windowMs > 0) {
     // The cancel window: the sender may still cancel (command/cancel, on any instance).
     await waitUnlessEnded(app, flight, windowMs);
-    if (app.commands.stopping) {
-      // Stopping: it never leaves the cloud.
-      await setCommandState(sql, commandId, 'expired', 'expired', ['created']);
-      observe('sendFailed');
-      await audit('expired', 'sendFailed');
-      throw new AppError('lift.sendFailed');
+    if (app.commands.stopping && (await setCommandState(sql, commandId, 'expired', 'timeout', ['created']))) {
+      // Stopping: it never leaves the cloud, and ends as an unanswered command would.
+      observe('expired');
+      await audit('expired', 'timeout');
+      return answerOf({ commandId, state: 'expired', reason: 'timeout', issues: null }, lang);
     }
     expiresAt = new Date(Date.now() + app.config.commandWaitMs);
     if (!(await claimCommand(sql, commandId, expiresAt))) {

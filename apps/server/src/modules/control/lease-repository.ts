@@ -92,21 +92,18 @@ export async function clearExpiredLease(sql: Sql, liftId: string, epoch: number)
   return { row: rest, holderId };
 }
 
-/** A local-use entry ingest stored: its lift, time and code. */
+/** A local-use entry ingest stored: its lift and time. */
 export interface LocalUse {
   liftId: string;
   ts: string;
-  code: string;
 }
 
 /**
  * Local use of several lifts, in two statements for the whole batch: each lift's lease ends
  * when it was taken before its latest local use (or that use is recent), and a recent use
  * pauses remote control until `settleMs` after it (never counted from a lift clock running
- * ahead). A use older than that by the server's clock sets no pause. `RZOT` (debug mode) is
- * also what a lift logs when a remote `test` starts (docs/protocol.md 6.6): it is no local use
- * while such a test was sent to the lift in the last minute. Returns the rows that changed,
- * with the holder a lease was taken from.
+ * ahead). A use older than that by the server's clock sets no pause. Returns the rows that
+ * changed, with the holder a lease was taken from.
  */
 export async function applyLocalUse(tx: Sql, uses: LocalUse[], settleMs: number): Promise<(LeaseRow & { ended_holder: string | null })[]> {
   const ids = uses.map((u) => u.liftId);
@@ -121,16 +118,13 @@ export async function applyLocalUse(tx: Sql, uses: LocalUse[], settleMs: number)
        from (select o.lift_id, o.holder_id, e.until, e.until > now() as recent,
                     (o.holder_id is not null and o.expires_at > now() and (o.acquired_at < e.ts or e.until > now())) as ends
                from (select u.lift_id, max(u.ts) as ts, least(max(u.ts), now()) + ${ms(settleMs)} as until
-                       from unnest($1::uuid[], $2::timestamptz[], $3::text[]) as u(lift_id, ts, code)
-                      where u.code <> 'RZOT' or not exists (
-                              select 1 from lift_commands c where c.lift_id = u.lift_id and c.kind = 'cmd' and c.name = 'test'
-                                 and c.sent_at > now() - interval '1 minute' and c.state not in ('rejected', 'failed', 'expired', 'cancelled'))
+                       from unnest($1::uuid[], $2::timestamptz[]) as u(lift_id, ts)
                       group by u.lift_id) e
                join lift_leases o on o.lift_id = e.lift_id
               for update of o) x
       where l.lift_id = x.lift_id and (x.ends or x.recent)
       returning l.lift_id, l.epoch, l.holder_id, l.holder_name, l.acquired_at, l.expires_at, l.local_until, now() as now,
                 case when x.ends then x.holder_id end as ended_holder`,
-    [ids, uses.map((u) => u.ts), uses.map((u) => u.code)],
+    [ids, uses.map((u) => u.ts)],
   );
 }

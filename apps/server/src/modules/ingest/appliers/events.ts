@@ -130,12 +130,12 @@ export async function applyEvents(tx: Tx, events: UplinkOf<'event'>[], lifts: Ba
 }
 
 /**
- * Local use of a lift (a call or button on site, the keypad, debug mode) ends its remote
+ * Local use of a lift (a call or button on site, the keypad, maintenance mode) ends its remote
  * lease and pauses remote control (docs/remote-control.md, "Local controls win"): all
  * lifts of the batch in one go. Usually there is none.
  */
 async function applyLocalUse(tx: Tx, inserted: StoredEvent[], live: LiveChange[]): Promise<void> {
-  const uses = inserted.filter((e) => isLocalControlCode(e.code)).map((e) => ({ liftId: e.liftId, ts: e.ts, code: e.code }));
+  const uses = inserted.filter((e) => isLocalControlCode(e.code)).map((e) => ({ liftId: e.liftId, ts: e.ts }));
   if (uses.length) live.push(...(await endLeasesOnLocalUse(tx, uses, LOCAL_SETTLE_MS)));
 }
 
