@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { COMMAND_CANCEL_WINDOW_MS, parseBrokerAddress } from '@liftlink/protocol';
+import { APPROVAL_WINDOW_MS, COMMAND_CANCEL_WINDOW_MS, parseBrokerAddress } from '@liftlink/protocol';
 
 /**
  * Configuration from the environment. Every variable is documented in the README;
@@ -80,6 +80,8 @@ const envSchema = z.object({
   COMMAND_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** How long a command of a leased class waits in the cloud, cancellable, before it is sent (docs/remote-control.md). */
   COMMAND_CANCEL_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(COMMAND_CANCEL_WINDOW_MS),
+  /** How long a request for two-person approval waits for a second person (docs/remote-control.md). */
+  APPROVAL_WINDOW_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(APPROVAL_WINDOW_MS),
   /** Prometheus metrics on a listener of their own (never on PORT); 0 turns them off. */
   METRICS_PORT: port.default(9464),
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -127,6 +129,7 @@ export interface Config {
   ingestConnections: number;
   commandWaitMs: number;
   commandCancelWindowMs: number;
+  approvalWindowMs: number;
   rateLimitMax: number;
   /** Prometheus metrics listener; port 0 = no listener. */
   metrics: { port: number; host: string };
@@ -209,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestConnections: e.INGEST_CONNECTIONS,
     commandWaitMs: e.COMMAND_WAIT_MS,
     commandCancelWindowMs: e.COMMAND_CANCEL_WINDOW_MS,
+    approvalWindowMs: e.APPROVAL_WINDOW_MS,
     rateLimitMax: e.RATE_LIMIT_MAX,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     runLogRetentionDays: e.RUN_LOG_RETENTION_DAYS,

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { APPROVAL_WINDOW_MS, commandClass, liftCommandSchema, refusalText, type ApprovalView, type CommandResult, type CommandState, type RefusalReason } from '@liftlink/protocol';
+import { commandClass, liftCommandSchema, refusalText, type ApprovalView, type CommandResult, type CommandState, type RefusalReason } from '@liftlink/protocol';
 import { AppError } from '../../lib/errors.ts';
-import type { Config } from '../../config.ts';
 import type { OwnedLift } from '../lifts/scope.ts';
 import { ownedLift } from '../lifts/scope.ts';
 import { sendCommand } from '../commands/service.ts';
@@ -14,11 +13,6 @@ import { decideApproval, expireDue, findApproval, findApprovalByKey, insertAppro
  * another user approves it, under the requester's lease. Every change is told to the lift's
  * watchers (live `approval` message) and audited.
  */
-
-/** How long a request waits for a second person: APPROVAL_WINDOW_MS of the configuration when it has one. */
-export function approvalWindowMs(config: Config): number {
-  return (config as Config & { approvalWindowMs?: number }).approvalWindowMs ?? APPROVAL_WINDOW_MS;
-}
 
 export interface ApprovalRequestInput {
   command: string;
@@ -75,7 +69,7 @@ export async function requestApproval(app: FastifyInstance, request: FastifyRequ
     if (err instanceof AppError) await audit('failed', { reason: refusalOf(err) ?? err.code });
     throw err;
   }
-  const id = await insertApproval(sql, { liftId: lift.id, name, args, commandClass: cls, reason: input.reason, requesterId: auth.userId, requesterName: auth.username, windowMs: approvalWindowMs(app.config), idempotencyKey: input.idempotencyKey });
+  const id = await insertApproval(sql, { liftId: lift.id, name, args, commandClass: cls, reason: input.reason, requesterId: auth.userId, requesterName: auth.username, windowMs: app.config.approvalWindowMs, idempotencyKey: input.idempotencyKey });
   // Another instance stored the same click a moment earlier.
   if (!id) return sameClick((await findApprovalByKey(sql, auth.userId, input.idempotencyKey))!, lift);
   await audit('ok', { approvalId: id, justification: input.reason });
