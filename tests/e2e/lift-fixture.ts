@@ -137,6 +137,8 @@ async function startServer(): Promise<{ server: LiftServer; stop: () => Promise<
     // 30-day demo history and no demo fault (both have their integration test).
     DEMO_HISTORY_DAYS: '0',
     DEMO_FAULT_SECONDS: '0',
+    // No calls on site at random: each would end a remote control lease in the middle of a test.
+    DEMO_LOCAL_CALLS_PER_HOUR: '0',
     WEB_DIST: webDist,
   });
   const { url, child } = process_;

@@ -59,6 +59,7 @@ const envSchema = z.object({
   DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(90).default(30),
   /** Seconds after the start when the last demo lift raises a fault that clears itself five minutes later (0: none). */
   DEMO_FAULT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(90),
+  DEMO_LOCAL_CALLS_PER_HOUR: z.coerce.number().int().min(0).max(3_600).default(4),
   LIFTLINK_ADMIN_USER: z.string().trim().min(1).max(64).regex(/^[\p{L}\p{N}._@-]+$/u, 'letters, digits, . _ @ - only').default('admin'),
   LIFTLINK_ADMIN_PASSWORD: z.string().min(8, 'at least 8 characters').max(128).optional(),
   SMTP_URL: optionalUrl(/^smtps?:$/),
@@ -115,6 +116,8 @@ export interface Config {
   simulator: number;
   demoHistoryDays: number;
   demoFaultSeconds: number;
+  /** Floor calls made on site per demo lift and hour (local use: each ends a remote control lease). */
+  demoLocalCallsPerHour: number;
   adminUser: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulator: e.SIMULATOR ?? (e.MQTT_URL ? 0 : 8),
     demoHistoryDays: e.DEMO_HISTORY_DAYS,
     demoFaultSeconds: e.DEMO_FAULT_SECONDS,
+    demoLocalCallsPerHour: e.DEMO_LOCAL_CALLS_PER_HOUR,
     adminUser: e.LIFTLINK_ADMIN_USER,
     adminPassword: e.LIFTLINK_ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,

@@ -130,7 +130,7 @@ export default fp(async (app) => {
     const stored = await app.database.sql.query<{ id: string; config: LiftConfig | null; config_version: number }>(`select id, config, config_version from lifts where id = any($1::uuid[])`, [lifts.map((l) => l.id)]);
     const configs = new Map(stored.filter((r) => r.config && r.config_version > 0).map((r) => [r.id, { config: r.config!, configVersion: r.config_version }]));
     const fleet = lifts.map((l, i) => ({ ...l, ...configs.get(l.id), ...(i === lifts.length - 1 && demoFaultSeconds > 0 ? { faultAfterSeconds: demoFaultSeconds } : {}) }));
-    sim = spawnSimulator(fleet, url, (line) => app.log.debug({ simulator: line }), args);
+    sim = spawnSimulator(fleet, url, (line) => app.log.debug({ simulator: line }), [...args, '--activity', String(app.config.demoLocalCallsPerHour)]);
     sim.ready.then(
       () => app.log.info({ count }, 'demo fleet online'),
       (err: unknown) => app.log.error({ err: err instanceof Error ? err.message : err }, 'demo fleet failed to start'),
