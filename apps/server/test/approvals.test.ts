@@ -162,6 +162,20 @@ describe.each(DB_KINDS)('two-person approval on %s', (kind) => {
     expect(await t.database.sql.query(`select id from lift_commands where approval_id = $1`, [made.id])).toEqual([]);
   });
 
+  it('an approval while the lift is offline is refused with lift.offline and stays pending', async () => {
+    const made = body(await request()).result;
+    // The lift's connection drops (as ingest marks it when the broker says so), and comes back after.
+    await t.database.sql.query(`update lifts set online = false where id = $1`, [liftId]);
+    try {
+      const res = await u.boris.api.post('/auth/access/lift/approval/approve', { approvalId: made.id });
+      expect([res.statusCode, body(res).code, body(res).result.reason]).toEqual([503, 'lift.offline', 'offline']);
+    } finally {
+      await t.database.sql.query(`update lifts set online = true where id = $1`, [liftId]);
+    }
+    expect((await list()).find((a) => a.id === made.id)?.state).toBe('pending');
+    expect(await t.database.sql.query(`select id from lift_commands where approval_id = $1`, [made.id])).toEqual([]);
+  });
+
   it('two approvers at once run one command', async () => {
     const made = body(await request({ liftId: secondLiftId })).result;
     const [a, b] = await Promise.all([
