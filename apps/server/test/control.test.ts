@@ -170,6 +170,23 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
     expect(takeAudit).toBeDefined();
   });
 
+  it('treats a lease past its expiry as free, and tells its holder when someone next looks', async () => {
+    const liftId = ids['DEMO-0002']!;
+    const held = body(await take(anna, liftId)).result.lease;
+    const socket = await openLiveSocket(httpUrl, anna.token);
+    await socket.next('ready', (m) => m.type === 'ready');
+    socket.send({ type: 'subscribe', liftIds: [liftId] });
+    await socket.next('lease state', (m) => m.type === 'lease' && m.lease?.epoch === held.epoch);
+    // Anna's page stopped renewing a minute ago.
+    await t.database.sql.query(`update lift_leases set expires_at = now() - interval '1 second' where lift_id = $1`, [liftId]);
+    expect(await lease(boris, liftId)).toEqual({ lease: null, localUntil: null });
+    expect(await socket.next('expired', (m) => m.type === 'lease' && m.ended === 'expired')).toMatchObject({ liftId, lease: null, endedHolderId: anna.id });
+    socket.close();
+    const renew = await api(anna).post('/auth/access/lift/lease/renew', { liftId, epoch: held.epoch });
+    expect(body(renew).code).toBe('lease.lost');
+    expect(body(await take(boris, liftId)).result.lease).toMatchObject({ holderId: boris.id, epoch: held.epoch + 1 });
+  });
+
   it('lets exactly one of two users taking a free lease at the same instant win', async () => {
     const liftId = ids['DEMO-0002']!;
     for (let round = 0; round < 4; round++) {

@@ -46,9 +46,14 @@ export async function readLeaseRow(sql: Sql, liftId: string): Promise<LeaseRow> 
  * users taking the lease at once, on any instances, decide one after the other.
  */
 export async function lockLeaseRow(tx: Sql, liftId: string): Promise<LeaseRow> {
+  const lock = () => tx.query<LeaseRow>(`select ${COLUMNS} from lift_leases where lift_id = $1 for update`, [liftId]);
+  const [row] = await lock();
+  if (row) return row;
+  // The first lease of the lift: its row is created. The lift's row is locked first, as ingest
+  // locks it before the lease (local use), so the two never wait for each other in a circle.
+  await tx.query(`select id from lifts where id = $1 for key share`, [liftId]);
   await tx.query(`insert into lift_leases (lift_id) values ($1) on conflict (lift_id) do nothing`, [liftId]);
-  const [row] = await tx.query<LeaseRow>(`select ${COLUMNS} from lift_leases where lift_id = $1 for update`, [liftId]);
-  return row!;
+  return (await lock())[0]!;
 }
 
 /** A new lease for `holder`: the lift's next epoch. */
