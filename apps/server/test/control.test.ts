@@ -9,7 +9,9 @@ import { openLiveSocket } from './support/live-socket.ts';
 /**
  * Safe remote control on the server (docs/remote-control.md): the lease, local use, the
  * approval gate and the cancel window, with simulated lifts on the embedded broker.
- * DEMO-0001 and DEMO-0002 are simulated; DEMO-0003 is a bare connection that reports local use.
+ * DEMO-0001 and DEMO-0002 are simulated; DEMO-0003 is simulated by a process of its own, whose
+ * platform button the test presses (SIGUSR2); DEMO-0004 is a bare connection that reports
+ * local use with the times a test chooses.
  */
 async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -30,6 +32,7 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
   let admin: ReturnType<typeof client>;
   let fleet: DemoLift[];
   let sim: ReturnType<typeof spawnSimulator>;
+  let onSite: ReturnType<typeof spawnSimulator>;
   let bare: MqttClient;
   let bareSeq = 1_000_000;
   let httpUrl: string;
@@ -47,11 +50,12 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
     httpUrl = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     adminToken = await login(t.app, 'admin', ADMIN_PASSWORD);
     admin = client(t.app, adminToken);
-    fleet = await ensureDemoFleet(t.database.sql, 3);
+    fleet = await ensureDemoFleet(t.database.sql, 4);
     const brokerUrl = `mqtt://127.0.0.1:${t.app.mqtt.options.port}`;
     sim = spawnSimulator(fleet.slice(0, 2), brokerUrl, () => {});
-    await sim.ready;
-    bare = await connectLift(brokerUrl, fleet[2]!.deviceNo, fleet[2]!.secret);
+    onSite = spawnSimulator(fleet.slice(2, 3), brokerUrl, () => {});
+    await Promise.all([sim.ready, onSite.ready]);
+    bare = await connectLift(brokerUrl, fleet[3]!.deviceNo, fleet[3]!.secret);
     for (const l of fleet) ids[l.deviceNo] = l.id;
     const op = body(await admin.post('/auth/access/system/orgs/create', { name: `Operator ${kind}`, kind: 'operator' })).result;
     await admin.post('/auth/access/system/orgs/assign-lifts', { orgId: op.id, liftIds: fleet.map((l) => l.id) });
@@ -64,11 +68,12 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
     });
     await until('lifts online', async () => {
       const list = body(await admin.get('/auth/access/lift/get?sort=deviceNo')).result.list;
-      return list.slice(0, 2).every((l: { online: boolean }) => l.online);
+      return list.slice(0, 3).every((l: { online: boolean }) => l.online);
     }, 60_000);
   }, 120_000);
   afterAll(async () => {
     sim?.child.kill('SIGTERM');
+    onSite?.child.kill('SIGTERM');
     await bare?.endAsync(true).catch(() => {});
     await t?.close();
   });
@@ -217,16 +222,20 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
     socket.send({ type: 'subscribe', liftIds: [liftId] });
     await socket.next('subscribed', (m) => m.type === 'subscribed');
     const pressedAt = Date.now();
-    // The lift reports a button pressed on site, as a lift does: over MQTT with its own credentials.
-    await bare.publishAsync(liftTopic(fleet[2]!.deviceNo, 'event'), JSON.stringify({ seq: ++bareSeq, ts: new Date(pressedAt).toISOString(), code: 'RZLB' }), { qos: 1 });
+    // Someone presses the platform button of the simulated lift (it logs RZLB).
+    onSite.child.kill('SIGUSR2');
     const ended = await socket.next('ended by local use', (m) => m.type === 'lease' && m.ended === 'localControl');
+    const pressed = await socket.next('the button in the run log', (m) => m.type === 'event' && m.code === 'RZLB');
     socket.close();
     expect(ended).toMatchObject({ liftId, lease: null, endedHolderId: anna.id });
-    expect(Math.abs(Date.parse(ended.localUntil) - (pressedAt + 30_000))).toBeLessThan(2_000);
+    expect(Date.parse(ended.localUntil)).toBe(Date.parse(pressed.ts) + 30_000);
+    expect(Math.abs(Date.parse(ended.localUntil) - (pressedAt + 30_000))).toBeLessThan(3_000);
     const state = await lease(anna, liftId);
     expect(state).toEqual({ lease: null, localUntil: ended.localUntil });
     const refused = await take(anna, liftId);
     expect([refused.statusCode, body(refused).code, body(refused).result.localUntil]).toEqual([409, 'lease.localControl', ended.localUntil]);
+    const command = await keyLights(boris, liftId);
+    expect([command.statusCode, body(command).code]).toEqual([409, 'lease.localControl']);
     const renew = await api(anna).post('/auth/access/lift/lease/renew', { liftId, epoch: held.epoch });
     expect(body(renew).code).toBe('lease.lost');
     // Once the settle time has passed, the lease may be taken again (the pause moved into the past here).
@@ -235,15 +244,15 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
   });
 
   it('ignores old local use for the pause, but still ends a lease taken before it', async () => {
-    const liftId = ids['DEMO-0003']!;
+    const liftId = ids['DEMO-0004']!;
     expect((await take(anna, liftId)).statusCode).toBe(200);
     // Local use an hour ago (a lift replaying what it kept while offline): the lease was taken after it.
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
-    await bare.publishAsync(liftTopic(fleet[2]!.deviceNo, 'event'), JSON.stringify({ seq: ++bareSeq, ts: hourAgo, code: 'RZLK' }), { qos: 1 });
+    await bare.publishAsync(liftTopic(fleet[3]!.deviceNo, 'event'), JSON.stringify({ seq: ++bareSeq, ts: hourAgo, code: 'RZLK' }), { qos: 1 });
     expect(await lease(anna, liftId)).toMatchObject({ lease: { holderId: anna.id }, localUntil: null });
     // A lease taken two hours ago, before that local use, ends.
     await t.database.sql.query(`update lift_leases set acquired_at = now() - interval '2 hours' where lift_id = $1`, [liftId]);
-    await bare.publishAsync(liftTopic(fleet[2]!.deviceNo, 'event'), JSON.stringify({ seq: ++bareSeq, ts: hourAgo, code: 'RZM1' }), { qos: 1 });
+    await bare.publishAsync(liftTopic(fleet[3]!.deviceNo, 'event'), JSON.stringify({ seq: ++bareSeq, ts: hourAgo, code: 'RZM1' }), { qos: 1 });
     expect(await lease(anna, liftId)).toEqual({ lease: null, localUntil: null });
   });
 
