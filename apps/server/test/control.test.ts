@@ -40,6 +40,8 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
   /** Two operators of the organization the lifts are assigned to (liftControl.enable, not edit). */
   let anna: Awaited<ReturnType<typeof userWithRole>>;
   let boris: Awaited<ReturnType<typeof userWithRole>>;
+  /** Watches the lifts (lift.get), may not control them. */
+  let viewer: Awaited<ReturnType<typeof userWithRole>>;
   const api = (u: { token: string }) => client(t.app, u.token);
   /** Every command the lifts' topics carried (the lift's side of the wire). */
   const wire: { deviceNo: string; message: { commandId: string; name: string; lease?: { epoch: number; holder: string } } }[] = [];
@@ -61,6 +63,7 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
     await admin.post('/auth/access/system/orgs/assign-lifts', { orgId: op.id, liftIds: fleet.map((l) => l.id) });
     anna = await userWithRole(t, adminToken, 'operator', `anna-${kind}`, op.id);
     boris = await userWithRole(t, adminToken, 'operator', `boris-${kind}`, op.id);
+    viewer = await userWithRole(t, adminToken, 'viewer', `vera-${kind}`, op.id);
     await t.app.mqtt.subscribeAsync('lifts/+/cmd', { qos: 1 });
     t.app.mqtt.on('message', (topic, payload) => {
       const m = /^lifts\/([^/]+)\/cmd$/.exec(topic);
@@ -95,6 +98,9 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
     const granted = body(taken).result.lease;
     expect(granted).toMatchObject({ liftId, holderId: anna.id, holderName: anna.username });
     expect(await lease(boris, liftId)).toMatchObject({ lease: { epoch: granted.epoch, holderName: anna.username }, localUntil: null });
+    // Everyone watching the lift sees who controls it; only those allowed to control it may take it.
+    expect((await lease(viewer, liftId)).lease.holderName).toBe(anna.username);
+    expect((await take(viewer, liftId)).statusCode).toBe(403);
     await new Promise((r) => setTimeout(r, 20));
     const renewed = await api(anna).post('/auth/access/lift/lease/renew', { liftId, epoch: granted.epoch });
     expect(renewed.statusCode, renewed.body).toBe(200);

@@ -8,15 +8,16 @@ import { readLease, releaseLease, renewLease, takeLease } from './lease-service.
 
 /**
  * Safe remote control over HTTP (docs/remote-control.md): the lift's control lease, and
- * cancelling a command in its cancel window. Every route names a lift the caller's
- * `liftControl.enable` grant must reach (else 404, as for every lift route).
+ * cancelling a command in its cancel window. Every route names a lift the route's grant must
+ * reach (else 404, as for every lift route).
  */
 const controlRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sql } = app.database;
   const base = '/auth/access/lift';
   const caller = (r: { auth: { userId: string; username: string } | null; ip: string }) => ({ userId: r.auth!.userId, username: r.auth!.username, ip: r.ip });
 
-  app.get(`${base}/lease`, { config: { access: 'liftControl.enable' }, schema: { tags: ['control'], response: responsesOf(leaseStateSchema), querystring: leaseQuerySchema } }, async (request) => {
+  // Everyone watching the lift sees who controls it (docs/remote-control.md), not only those who may.
+  app.get(`${base}/lease`, { config: { access: 'lift.get' }, schema: { tags: ['control'], response: responsesOf(leaseStateSchema), querystring: leaseQuerySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.query.liftId);
     return ok(await readLease(app, lift.id));
   });
