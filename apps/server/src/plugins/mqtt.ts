@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import fp from 'fastify-plugin';
 import { Aedes, type Client as AedesClient } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
-import { brokerConnection } from '@liftlink/protocol';
+import { DOWNLINK_TOPICS, brokerConnection } from '@liftlink/protocol';
 import { newToken, safeEqual } from '../lib/crypto.ts';
 
 /**
@@ -42,6 +42,13 @@ declare module 'fastify' {
     kickDevice(deviceNo: string): void;
     /** Lifts with a session on the embedded broker (0 with MQTT_URL). */
     connectedLifts(): number;
+    /**
+     * Publishes a command to a lift (QoS 1) so that no broker delivers it after `expiresAt`,
+     * where the broker can drop it: MQTT 5 message expiry (Mosquitto, also to 3.1.1 lifts, kept
+     * across a restart), the embedded broker's forward check; on RabbitMQ the session queues'
+     * TTL (modules/broker). The lift's own expiry check stays the last guard.
+     */
+    publishCommand(topic: string, payload: string, expiresAt: Date): Promise<void>;
   }
 }
 
@@ -89,6 +96,9 @@ export default fp(async (app) => {
         (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
       );
     };
+    // A command that expired is not forwarded: neither live nor from the session of a lift
+    // that comes back (a QoS 1 message its hung connection never acknowledged is sent again).
+    broker.authorizeForward = (client, packet) => (!isService(client) && expiredCommand(packet.topic, packet.payload) ? null : packet);
     broker.authorizeSubscribe = (client, sub, done) => {
       if (isService(client)) return done(null, sub);
       done(null, app.brokerAccess.canSubscribe(client.id, sub.topic) ? sub : null);
@@ -132,8 +142,12 @@ export default fp(async (app) => {
   const serviceClientId = () => `${serviceUser}-${newToken().slice(0, 10)}`;
   // A cluster's nodes (MQTT_URL with commas): MQTT.js tries the next one at each reconnection.
   const { url: first, servers } = brokerConnection(url);
+  // MQTT 5 where the broker has it, for the message expiry of commands: Mosquitto and the
+  // like (BROKER=mqtt). Not to the embedded broker (aedes speaks 3.1.1) nor to RabbitMQ 3.10.
+  const mqtt5 = config.broker === 'mqtt';
   const client = mqtt.connect(first, {
     ...(servers ? { servers } : {}),
+    protocolVersion: mqtt5 ? 5 : 4,
     clientId: serviceClientId(),
     username: serviceUser,
     password: servicePassword,
@@ -141,7 +155,16 @@ export default fp(async (app) => {
     reconnectPeriod: 1_000,
     connectTimeout: 5_000,
   });
-  client.on('error', (err) => app.log.warn({ err: err.message }, 'mqtt client error'));
+  client.on('error', (err) => {
+    app.log.warn({ err: err.message }, 'mqtt client error');
+    // A broker without MQTT 5 (Mosquitto before 1.6) refuses the version: go on with 3.1.1.
+    const code = (err as { code?: number }).code;
+    if (client.options.protocolVersion === 5 && (code === 1 || code === 132)) {
+      app.log.warn('the MQTT broker does not speak MQTT 5: commands get no expiry on the broker, only the lifts refuse expired ones');
+      client.options.protocolVersion = 4;
+      setImmediate(() => client.reconnect());
+    }
+  });
   // Each connection a client id of its own (a clean session either way): on a RabbitMQ
   // cluster the old session's queue lives on the node that was lost, and reusing its name
   // would have every other node refuse the connection until that node is back.
@@ -163,6 +186,11 @@ export default fp(async (app) => {
   app.decorate('mqtt', client);
   app.decorate('kickDevice', (deviceNo: string) => deviceClients.get(deviceNo)?.close());
   app.decorate('connectedLifts', () => deviceClients.size);
+  app.decorate('publishCommand', async (topic: string, payload: string, expiresAt: Date) => {
+    // Whole seconds (MQTT 5), rounded up: the broker may keep it up to a second longer, when the lift refuses it itself.
+    const messageExpiryInterval = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
+    await client.publishAsync(topic, payload, { qos: 1, ...(client.options.protocolVersion === 5 ? { properties: { messageExpiryInterval } } : {}) });
+  });
   // Stopping: no new lift connections from here on; those open are served until the broker closes.
   app.addHook('preClose', async () => {
     server?.close();
@@ -192,6 +220,20 @@ async function listenBroker(server: net.Server, port: number, host: string, vari
       throw new BrokerPortBusyError(`${variable} ${port} is already in use. Set ${variable} to a free port, or MQTT_URL to use a running broker.`);
     }
     throw err;
+  }
+}
+
+const DOWNLINK = new Set<string>(DOWNLINK_TOPICS);
+
+/** Whether a message is a command to a lift (`lifts/{deviceNo}/cmd|config/...`) whose `expiresAt` has passed. */
+export function expiredCommand(topic: string, payload: Buffer | string): boolean {
+  const [root, deviceNo, ...rest] = topic.split('/');
+  if (root !== 'lifts' || !deviceNo || !DOWNLINK.has(rest.join('/'))) return false;
+  try {
+    const { expiresAt } = JSON.parse(payload.toString()) as { expiresAt?: unknown };
+    return typeof expiresAt === 'string' && Date.parse(expiresAt) <= Date.now();
+  } catch {
+    return false;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BrokerAdmin } from '../lifts/credentials.ts';
-import { rabbitmqBrokerAdmin } from './rabbitmq-admin.ts';
+import { expireLiftCommands, rabbitmqBrokerAdmin } from './rabbitmq-admin.ts';
 import { RabbitApi } from './rabbitmq-api.ts';
 import { DynsecClient, SERVER_ROLE, type DynsecCommand, liftRoleAcls, liftRoleName, serverRoleAcls } from './dynsec.ts';
 
@@ -58,7 +58,7 @@ async function missingServerRights(dynsec: DynsecClient, username: string): Prom
  * BROKER=rabbitmq: the lift accounts live in the cluster's user database, managed through
  * the management API with the server's account (it needs the `administrator` tag). Checked
  * at the start, so a wrong account stops the server with one line instead of failing at
- * the first provisioning.
+ * the first provisioning; then the lifts' session queues get the commands' expiry.
  */
 async function rabbitmqAdmin(app: FastifyInstance): Promise<void> {
   const { rabbitmq, mqttUsername, mqttPassword } = app.config;
@@ -66,6 +66,7 @@ async function rabbitmqAdmin(app: FastifyInstance): Promise<void> {
   const me = (await api.request('GET', '/api/whoami')) as { name?: string; tags?: string | string[] } | null;
   const tags = Array.isArray(me?.tags) ? me.tags : String(me?.tags ?? '').split(',');
   if (!tags.includes('administrator')) throw new Error(`RabbitMQ user ${mqttUsername} needs the administrator tag to keep the lift accounts (rabbitmqctl set_user_tags ${mqttUsername} administrator)`);
+  await expireLiftCommands(api, app.config.commandWaitMs);
   app.decorate('brokerAdmin', rabbitmqBrokerAdmin(api));
 }
 

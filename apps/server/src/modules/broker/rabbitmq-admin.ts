@@ -1,5 +1,5 @@
 import type { BrokerAdmin } from '../lifts/credentials.ts';
-import { MQTT_VHOST, liftPermissions } from './rabbitmq-names.ts';
+import { COMMAND_EXPIRY_POLICY, LIFT_SESSION_QUEUES, MQTT_VHOST, liftPermissions } from './rabbitmq-names.ts';
 import type { RabbitApi } from './rabbitmq-api.ts';
 import { encodeName } from './rabbitmq-api.ts';
 
@@ -29,4 +29,18 @@ export function rabbitmqBrokerAdmin(api: RabbitApi): BrokerAdmin {
       await closeConnections(deviceNo);
     },
   };
+}
+
+/**
+ * Commands expire in the cluster too: a message waits in a lift's session queue at most
+ * `ttlMs` (the server's COMMAND_WAIT_MS), the time its command is valid. Set at every start
+ * (the last instance's wait counts); quorum queues honour it since RabbitMQ 3.10.
+ */
+export async function expireLiftCommands(api: RabbitApi, ttlMs: number): Promise<void> {
+  await api.request('PUT', `/api/operator-policies/${encodeName(MQTT_VHOST)}/${COMMAND_EXPIRY_POLICY}`, {
+    pattern: LIFT_SESSION_QUEUES,
+    definition: { 'message-ttl': ttlMs },
+    'apply-to': 'queues',
+    priority: 0,
+  });
 }

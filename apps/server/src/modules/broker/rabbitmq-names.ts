@@ -11,6 +11,17 @@ export const MQTT_VHOST = '/';
 /** The quorum queue every server instance consumes lift messages from (competing consumers). */
 export const INGEST_QUEUE = 'liftlink-ingest';
 
+/**
+ * The operator policy that gives the lifts' session queues a message TTL (docs/operations.md
+ * 15.3): a command not delivered within the server's wait is dropped by the cluster, also
+ * one that a lost connection handed back to the queue. An operator policy, so that it
+ * combines with the operators' own policies instead of being hidden by one of them.
+ */
+export const COMMAND_EXPIRY_POLICY = 'liftlink-command-expiry';
+
+/** Every lift's session queues: device numbers are [A-Z0-9-], the servers' own client ids lower case. */
+export const LIFT_SESSION_QUEUES = '^mqtt-subscription-[A-Z0-9-]+qos[01]$';
+
 /** MQTT topic <-> AMQP routing key: the plugin swaps `/` and `.` (its own mapping is its own inverse). */
 export function swapSeparators(name: string): string {
   return name.replace(/[./]/g, (c) => (c === '.' ? '/' : '.'));
