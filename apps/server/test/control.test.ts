@@ -54,8 +54,9 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
     admin = client(t.app, adminToken);
     fleet = await ensureDemoFleet(t.database.sql, 4);
     const brokerUrl = `mqtt://127.0.0.1:${t.app.mqtt.options.port}`;
-    sim = spawnSimulator(fleet.slice(0, 2), brokerUrl, () => {});
-    onSite = spawnSimulator(fleet.slice(2, 3), brokerUrl, () => {});
+    // No calls on site but the test's own: each would end a lease (local use).
+    sim = spawnSimulator(fleet.slice(0, 2), brokerUrl, () => {}, ['--activity', '0']);
+    onSite = spawnSimulator(fleet.slice(2, 3), brokerUrl, () => {}, ['--activity', '0']);
     await Promise.all([sim.ready, onSite.ready]);
     bare = await connectLift(brokerUrl, fleet[3]!.deviceNo, fleet[3]!.secret);
     for (const l of fleet) ids[l.deviceNo] = l.id;

@@ -41,7 +41,8 @@ describe.skipIf(skip)('one click on two server instances sharing PostgreSQL and 
     }
     db = await createDatabase(adminUrl);
     // The real cancel window (3 s): the cancel test needs it, and the others wait it out.
-    const env = { ...broker.env, DATABASE_URL: db.url, HEARTBEAT_SECONDS: '20', COMMAND_WAIT_MS: '20000' };
+    // No calls on site: each would end the lease the commands run under (local use).
+    const env = { ...broker.env, DATABASE_URL: db.url, HEARTBEAT_SECONDS: '20', COMMAND_WAIT_MS: '20000', DEMO_LOCAL_CALLS_PER_HOUR: '0' };
     one = await startServerProcess({ ...env, INSTANCE_ID: 'one', SIMULATOR: '1' });
     two = await startServerProcess({ ...env, INSTANCE_ID: 'two' });
     database = await openPostgres(db.url);

@@ -64,7 +64,8 @@ describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto'
     db = await createDatabase(adminUrl);
     const env = { ...broker.env, DATABASE_URL: db.url, HEARTBEAT_SECONDS: '20', COMMAND_WAIT_MS: '60000', RATE_LIMIT_MAX: '400', TRUST_PROXY: 'true' };
     // Instance one migrates the database and runs the demo fleet (registered with Mosquitto through app.brokerAdmin).
-    one = await startServerProcess({ ...env, INSTANCE_ID: 'one', SIMULATOR: '2' });
+    // No calls on site: each is local use, which ends the lease a summon runs under and pauses remote control.
+    one = await startServerProcess({ ...env, INSTANCE_ID: 'one', SIMULATOR: '2', DEMO_LOCAL_CALLS_PER_HOUR: '0' });
     two = await startServerProcess({ ...env, INSTANCE_ID: 'two' });
     database = await openPostgres(db.url);
     const registrar = await brokerAdminFor(broker);
