@@ -43,6 +43,8 @@ export interface RequestOptions {
    */
   quiet?: boolean | 'forbidden';
   signal?: AbortSignal;
+  /** The request outlives the page (`fetch` keepalive): a last call as the page closes. */
+  keepalive?: boolean;
 }
 
 export function readCookie(name: string): string | null {
@@ -125,6 +127,7 @@ interface Exchange<R> {
   accept?: string;
   quiet?: RequestOptions['quiet'];
   signal?: AbortSignal;
+  keepalive?: boolean;
   /** Give up after REQUEST_TIMEOUT_MS; off for files (uploads, exports, backups). */
   timeout: boolean;
   read: (response: Response) => Promise<R>;
@@ -164,6 +167,7 @@ async function exchange<R>(x: Exchange<R>): Promise<{ response: Response; value:
       body: x.body,
       credentials: 'same-origin',
       signal: controller.signal,
+      keepalive: x.keepalive,
     });
     return { response, value: await x.read(response) };
   } catch (cause) {
@@ -230,6 +234,7 @@ export async function request<T>(
     contentType: method === 'POST' ? 'application/json' : undefined,
     quiet: options.quiet,
     signal: options.signal,
+    keepalive: options.keepalive,
     timeout: true,
   });
 }

@@ -32,8 +32,13 @@ export const liftDetailKeys = {
 export const liftApi = {
   info: (liftId: string, signal?: AbortSignal) =>
     http.post<LiftInfo>(`${base}/getInfo`, { liftId }, { signal }),
-  control: (liftId: string, command: CommandName, args: Record<string, unknown>) =>
-    http.post<CommandResult>(`${base}/control`, { liftId, command, args }),
+  /** `idempotencyKey`: one per click, reused by that click's retries (the server sends it once). */
+  control: (
+    liftId: string,
+    command: CommandName,
+    args: Record<string, unknown>,
+    idempotencyKey: string,
+  ) => http.post<CommandResult>(`${base}/control`, { liftId, command, args, idempotencyKey }),
   readConfig: (liftId: string) => http.post<ConfigReadResult>(`${base}/config/read`, { liftId }),
   writeConfig: (body: {
     liftId: string;

@@ -1,154 +1,33 @@
-import { useReducer, useRef, type ReactNode } from 'react';
-import { Alert, App, Button, Card, Collapse, Space, Table, Tag, Tooltip } from 'antd';
-import {
-  CheckCircleOutlined,
-  ClockCircleOutlined,
-  CloseCircleOutlined,
-  DisconnectOutlined,
-  LoadingOutlined,
-  SyncOutlined,
-} from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
+import { useState, type ReactNode } from 'react';
+import { Alert, App, Button, Card, Collapse, Space, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   AGING_COMMAND_TARGETS,
+  commandClass,
   DEFORM_SHAPES,
   isMovementCommand,
-  refusalText,
+  needsLease,
   TEST_ITEMS,
   type Command,
+  type CommandClass,
   type CommandName,
   type LiftStatus,
 } from '@liftlink/protocol';
-import { translateError } from '../../../lib/i18n/i18n.ts';
-import { useLanguage } from '../../../lib/i18n/language.ts';
-import { useLiftLive } from '../../../lib/live/use-live.ts';
-import { PlainList } from '../../../components/charts/plain-list.tsx';
-import { liftApi, liftDetailKeys, useCommandHistory } from '../api/lift-api.ts';
+import { ApiError } from '../../../lib/http.ts';
+import { useOptionalSession } from '../../../lib/session.ts';
+import { controlApi } from '../api/control-api.ts';
 import { commandLabel } from '../model/command-label.ts';
-import {
-  commandProgress,
-  isFailure,
-  type CommandEntry,
-  type ProgressState,
-} from '../model/command-progress.ts';
+import { clockTime } from '../model/refusal.ts';
+import { ApprovalRequestModal, type ApprovalTarget } from './approval-request-modal.tsx';
+import { ApprovalsList } from './approvals-list.tsx';
+import { CommandHistory } from './command-history-table.tsx';
+import { ProgressList } from './command-progress-list.tsx';
+import { ControlBar } from './control-bar.tsx';
+import { useApprovals } from './use-approvals.ts';
+import { useCommandSender } from './use-command-sender.ts';
+import { useControlLease } from './use-control-lease.ts';
 
-/** The time a command was sent (outside render: only event handlers call it). */
-const clock = () => Date.now();
-
-const STATE_LOOK: Record<ProgressState, { color: string; icon: ReactNode }> = {
-  sending: { color: 'processing', icon: <LoadingOutlined /> },
-  created: { color: 'processing', icon: <LoadingOutlined /> },
-  sent: { color: 'processing', icon: <LoadingOutlined /> },
-  accepted: { color: 'processing', icon: <SyncOutlined spin /> },
-  done: { color: 'success', icon: <CheckCircleOutlined /> },
-  rejected: { color: 'error', icon: <CloseCircleOutlined /> },
-  failed: { color: 'error', icon: <CloseCircleOutlined /> },
-  expired: { color: 'warning', icon: <ClockCircleOutlined /> },
-  cancelled: { color: 'default', icon: <CloseCircleOutlined /> },
-  timeout: { color: 'warning', icon: <ClockCircleOutlined /> },
-  offline: { color: 'default', icon: <DisconnectOutlined /> },
-  error: { color: 'error', icon: <CloseCircleOutlined /> },
-};
-
-export function StateTag({ state }: { state: ProgressState }) {
-  const { t } = useTranslation();
-  const look = STATE_LOOK[state];
-  return (
-    <Tag color={look.color} icon={look.icon} data-testid="command-state">
-      {t(`command.state.${state}`)}
-    </Tag>
-  );
-}
-
-function ProgressList({ entries }: { entries: CommandEntry[] }) {
-  const { t } = useTranslation();
-  const { language } = useLanguage();
-  if (entries.length === 0) return null;
-  return (
-    <PlainList
-      style={{ marginTop: 16 }}
-      header={<strong>{t('command.progress')}</strong>}
-      items={entries}
-      rowKey={(entry) => entry.localId}
-      rowProps={(entry) => ({
-        'data-testid': 'command-progress',
-        'data-command': entry.name,
-        'data-state': entry.state,
-      })}
-      renderItem={(entry) => {
-        const reason = entry.reason
-          ? refusalText(entry.reason, language)
-          : entry.errorCode
-            ? translateError(entry.errorCode)
-            : null;
-        return (
-          <div className="command-progress-item">
-            <div className="command-progress-main">
-              <span className="command-progress-label">{commandLabel(entry.name, entry.args)}</span>
-              <StateTag state={entry.state} />
-              <span className="lift-muted">{dayjs(entry.startedAt).format('HH:mm:ss')}</span>
-            </div>
-            {reason && isFailure(entry.state) ? (
-              <div className="command-progress-reason" data-testid="command-reason">
-                {reason}
-              </div>
-            ) : null}
-          </div>
-        );
-      }}
-    />
-  );
-}
-
-function CommandHistory({ liftId }: { liftId: string }) {
-  const { t } = useTranslation();
-  const { language } = useLanguage();
-  const history = useCommandHistory(liftId);
-  if (history.isError) return <Alert type="error" showIcon title={t('lift.loadFailed')} />;
-  return (
-    <Table
-      size="small"
-      rowKey="commandId"
-      loading={history.isLoading}
-      dataSource={history.data?.list ?? []}
-      pagination={{ pageSize: 10, size: 'small', hideOnSinglePage: true }}
-      scroll={{ x: 'max-content' }}
-      locale={{ emptyText: t('command.history.empty') }}
-      columns={[
-        {
-          key: 'time',
-          title: t('command.history.time'),
-          render: (_, r) => dayjs(r.createdAt).format('MM-DD HH:mm:ss'),
-        },
-        { key: 'user', title: t('command.history.user'), render: (_, r) => r.username ?? '—' },
-        {
-          key: 'command',
-          title: t('command.history.command'),
-          render: (_, r) =>
-            r.name === 'configSet'
-              ? t('command.configSet')
-              : r.name === 'configGet'
-                ? t('command.configGet')
-                : commandLabel(r.name, r.args ?? {}),
-        },
-        {
-          key: 'state',
-          title: t('command.history.state'),
-          render: (_, r) => (
-            <Space size={4} wrap>
-              <StateTag state={r.state} />
-              {r.reason && isFailure(r.state) ? (
-                <span className="lift-muted">{refusalText(r.reason, language)}</span>
-              ) : null}
-            </Space>
-          ),
-        },
-      ]}
-    />
-  );
-}
+export { StateTag } from './command-progress-list.tsx';
 
 interface Props {
   liftId: string;
@@ -157,60 +36,86 @@ interface Props {
   online: boolean;
   hasDeviceNo: boolean;
   status: LiftStatus | null;
+  /** `liftControl.edit` on this lift: may take control from another user. */
+  canTakeOver?: boolean;
+  /** The classes under two-person approval, when the lift's answer names them. */
+  approvalClasses?: readonly CommandClass[];
 }
 
 /**
  * Remote commands: summon per floor, pause, restart; deformation; aging; the seven tests;
- * lock and disable. Movement asks first; each command shows its progress live. Only
- * rendered for users with `liftControl.enable`; disabled while the lift is offline.
+ * lock and disable. Only rendered for users with `liftControl.enable`; disabled while the
+ * lift is offline. Commands that move the lift need its control lease (the control bar) and
+ * ask first; pausing and stopping aging stay open to everyone allowed to control. Each
+ * command shows its progress live, a cancel window, and after a refusal what to do next.
  */
-export function CommandsPanel({ liftId, liftName, floors, online, hasDeviceNo, status }: Props) {
+export function CommandsPanel({
+  liftId,
+  liftName,
+  floors,
+  online,
+  hasDeviceNo,
+  status,
+  canTakeOver = false,
+  approvalClasses = [],
+}: Props) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
-  const client = useQueryClient();
-  const [entries, dispatch] = useReducer(commandProgress, []);
-  const nextId = useRef(1);
+  const userId = useOptionalSession()?.info.id ?? null;
+  const control = useControlLease(liftId, userId);
+  const sender = useCommandSender(liftId);
+  const approvals = useApprovals(liftId, userId, sender.approved);
+  const [approvalFor, setApprovalFor] = useState<ApprovalTarget | null>(null);
+  // Classes the server answered `approval.required` for: their next click asks for approval.
+  const [learned, setLearned] = useState<ReadonlySet<CommandClass>>(() => new Set());
   const disabled = !online || !hasDeviceNo;
+  const leasedOpen = !disabled && control.holder === 'me' && control.localUntil === null;
 
-  useLiftLive(liftId, (message) => {
-    if (message.type !== 'command') return;
-    dispatch({
-      type: 'live',
-      commandId: message.commandId,
-      name: message.name,
-      state: message.state,
-      reason: message.reason,
-    });
-    void client.invalidateQueries({ queryKey: liftDetailKeys.commands(liftId) });
-  });
+  /** Why a leased control is disabled, for its tooltip. */
+  const leasedWhy =
+    disabled || leasedOpen
+      ? null
+      : control.localUntil !== null
+        ? t('control.disabled.local', {
+            time: clockTime(new Date(control.localUntil).toISOString()),
+          })
+        : control.holder === 'other'
+          ? t('control.bar.other', { name: control.lease?.holderName ?? '' })
+          : t('control.disabled.take');
 
-  const send = async (name: CommandName, args: Record<string, unknown>) => {
-    const localId = nextId.current++;
-    dispatch({ type: 'start', localId, name, args, at: clock() });
-    try {
-      const result = await liftApi.control(liftId, name, args);
-      dispatch({ type: 'response', localId, result });
-    } catch (error) {
-      dispatch({ type: 'failure', localId, error });
-    } finally {
-      void client.invalidateQueries({ queryKey: liftDetailKeys.commands(liftId) });
+  const needsApproval = (cls: CommandClass) => approvalClasses.includes(cls) || learned.has(cls);
+
+  const click = (button: string, name: CommandName, args: Record<string, unknown>) => {
+    if (!sender.claim(button)) return;
+    const command = { name, args } as Command;
+    const cls = commandClass(command);
+    if (needsApproval(cls)) {
+      sender.unclaim(button);
+      setApprovalFor({ name, args });
+      return;
     }
-  };
-
-  const request = (name: CommandName, args: Record<string, unknown>) => {
-    const label = commandLabel(name, args);
-    if (!isMovementCommand({ name, args } as Command)) {
-      void send(name, args);
+    const go = async () => {
+      try {
+        const error = await sender.send(name, args);
+        if (error instanceof ApiError && error.code === 'approval.required')
+          setLearned((old) => new Set(old).add(cls));
+      } finally {
+        sender.unclaim(button);
+      }
+    };
+    if (!isMovementCommand(command)) {
+      void go();
       return;
     }
     void modal.confirm({
       title: t('command.confirm.title'),
-      content: t('command.confirm.text', { command: label, lift: liftName }),
+      content: t('command.confirm.text', { command: commandLabel(name, args), lift: liftName }),
       okText: t('command.confirm.ok'),
       cancelText: t('common.cancel'),
       onOk: () => {
-        void send(name, args);
+        void go();
       },
+      onCancel: () => sender.unclaim(button),
     });
   };
 
@@ -221,17 +126,28 @@ export function CommandsPanel({ liftId, liftName, floors, online, hasDeviceNo, s
   ) => {
     const label = commandLabel(name, args);
     const testId = `cmd-${name}${Object.values(args).length ? `-${Object.values(args).map(String).join('-')}` : ''}`;
-    return (
+    const leased = needsLease({ name, args } as Command);
+    const blocked = disabled || (leased && !leasedOpen);
+    const element = (
       <Button
         key={testId}
-        disabled={disabled}
+        disabled={blocked}
+        loading={sender.busy.has(testId)}
         danger={extra?.danger}
         type={extra?.primary ? 'primary' : 'default'}
-        onClick={() => request(name, args)}
+        onClick={() => click(testId, name, args)}
         data-testid={testId}
+        data-leased={leased ? 'true' : 'false'}
       >
         {label}
       </Button>
+    );
+    return leased && blocked && leasedWhy ? (
+      <Tooltip key={testId} title={leasedWhy}>
+        <span>{element}</span>
+      </Tooltip>
+    ) : (
+      element
     );
   };
 
@@ -303,6 +219,12 @@ export function CommandsPanel({ liftId, liftName, floors, online, hasDeviceNo, s
           data-testid="commands-offline"
         />
       ) : null}
+      <ControlBar
+        control={control}
+        liftName={liftName}
+        canTakeOver={canTakeOver}
+        disabled={disabled}
+      />
       <div className="command-sections">
         {sections.map((section) => (
           <section
@@ -315,7 +237,32 @@ export function CommandsPanel({ liftId, liftName, floors, online, hasDeviceNo, s
           </section>
         ))}
       </div>
-      <ProgressList entries={entries} />
+      <ProgressList
+        entries={sender.entries}
+        onCancel={(entry) => void sender.cancel(entry)}
+        onRetry={sender.retry}
+        onRequestApproval={
+          leasedOpen ? (entry) => setApprovalFor({ name: entry.name, args: entry.args }) : null
+        }
+      />
+      <ApprovalsList
+        approvals={approvals}
+        userId={userId}
+        liftName={liftName}
+        onApprove={async (approval) => {
+          await sender.track(approval.command, approval.args, () =>
+            controlApi.approve(approval.id),
+          );
+          approvals.refresh();
+        }}
+      />
+      <ApprovalRequestModal
+        target={approvalFor}
+        liftId={liftId}
+        liftName={liftName}
+        approvals={approvals}
+        onClose={() => setApprovalFor(null)}
+      />
       <Collapse
         ghost
         size="small"

@@ -105,6 +105,7 @@ export default function LiftDetailPage() {
             online={live.online}
             hasDeviceNo={lift.deviceNo !== null}
             status={live.status}
+            canTakeOver={liftAllows(lift, 'liftControl.edit')}
           />
         ) : (
           <LivePanels status={live.status} only="platform" />

@@ -1,0 +1,74 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ApprovalView } from '@liftlink/protocol';
+import { useLiftLive, useLiveConnection } from '../../../lib/live/use-live.ts';
+import {
+  controlApi,
+  controlKeys,
+  useApprovalList,
+  type ApprovalRequest,
+} from '../api/control-api.ts';
+import { mergeApproval, sortApprovals } from '../model/approvals.ts';
+
+export interface Approvals {
+  list: ApprovalView[];
+  loading: boolean;
+  error: unknown;
+  request: (body: ApprovalRequest) => Promise<ApprovalView>;
+  reject: (approval: ApprovalView) => Promise<void>;
+  withdraw: (approval: ApprovalView) => Promise<void>;
+  /** Reads the list again (after approving: the answer is the command's, not the request's). */
+  refresh: () => void;
+}
+
+/**
+ * The lift's requests for two-person approval, kept current by live `approval` messages.
+ * `onApproved` hears when a request of this user was approved (its command then runs).
+ */
+export function useApprovals(
+  liftId: string,
+  userId: string | null,
+  onApproved: (approval: ApprovalView) => void,
+): Approvals {
+  const client = useQueryClient();
+  const query = useApprovalList(liftId);
+  const key = controlKeys.approvals(liftId);
+  const put = (approval: ApprovalView) =>
+    client.setQueryData<ApprovalView[]>(key, (old) => mergeApproval(old, approval));
+  const refresh = () => void client.invalidateQueries({ queryKey: key });
+
+  useLiftLive(liftId, (message) => {
+    if (message.type !== 'approval') return;
+    put(message.approval);
+    if (message.approval.requesterId === userId && message.approval.state === 'approved')
+      onApproved(message.approval);
+  });
+
+  const connection = useLiveConnection();
+  useEffect(() => {
+    if (connection === 'open')
+      void client.invalidateQueries({ queryKey: controlKeys.approvals(liftId) });
+  }, [connection, client, liftId]);
+
+  const decide = (call: (id: string) => Promise<unknown>) => async (approval: ApprovalView) => {
+    try {
+      await call(approval.id);
+    } finally {
+      refresh();
+    }
+  };
+
+  return {
+    list: sortApprovals(query.data ?? []),
+    loading: query.isLoading,
+    error: query.error,
+    request: async (body) => {
+      const approval = await controlApi.requestApproval(body);
+      put(approval);
+      return approval;
+    },
+    reject: decide(controlApi.reject),
+    withdraw: decide(controlApi.withdraw),
+    refresh,
+  };
+}
