@@ -296,6 +296,19 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
     expect(audit!.result).toBe('ok');
   });
 
+  it('never sends a command whose lease was taken over while it waited in its cancel window', async () => {
+    t.app.config.commandCancelWindowMs = 3_000;
+    const liftId = ids['DEMO-0002']!;
+    const key = newKey();
+    const pending = keyLights(anna, liftId, key);
+    await until('the command in its window', async () => (await t.database.sql.query(`select id from lift_commands where idempotency_key = $1`, [key])).length === 1, 2_000);
+    expect((await take({ token: adminToken }, liftId, true)).statusCode).toBe(200);
+    const answer = await pending;
+    expect([answer.statusCode, body(answer).code]).toEqual([409, 'lift.refused']);
+    expect(body(answer).result).toMatchObject({ state: 'rejected', reason: 'leaseHeld' });
+    expect(wire.filter((w) => w.message.commandId === body(answer).result.commandId)).toEqual([]);
+  });
+
   it('refuses to cancel a command sent already, and another user cannot cancel it', async () => {
     const liftId = ids['DEMO-0001']!;
     const key = newKey();
