@@ -93,6 +93,8 @@ export interface PrivateMosquitto {
   /** Stops the broker cleanly (it saves its state) and starts it again on the same port. */
   restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
+  /** Starts the stopped broker again on the same port and data. */
+  start(): Promise<void>;
   /** Stops the broker and removes its files. */
   destroy(): Promise<void>;
 }
@@ -171,6 +173,7 @@ export async function startMosquitto(opts: { lifts?: { deviceNo: string; secret:
       await start();
     },
     stop,
+    start,
     async destroy() {
       await stop();
       rmSync(dir, { recursive: true, force: true });
