@@ -205,7 +205,8 @@ async function runCommand(app: FastifyInstance, request: FastifyRequest, lift: O
   try {
     try {
       const payload = { commandId, ...opts.payload, ...(opts.kind === 'config/get' ? {} : { expiresAt: expiresAt.toISOString() }), ...(lease ? { lease } : {}) };
-      await app.mqtt.publishAsync(liftTopic(lift.device_no, opts.kind), JSON.stringify(payload), { qos: 1 });
+      // No broker hands it out after the wait ends (app.publishCommand); the lift checks expiresAt too.
+      await app.publishCommand(liftTopic(lift.device_no, opts.kind), JSON.stringify(payload), expiresAt);
     } catch {
       await setCommandState(sql, commandId, 'failed', 'offline', ['created', 'sent']);
       observe('sendFailed');
