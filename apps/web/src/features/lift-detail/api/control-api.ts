@@ -43,15 +43,17 @@ export const controlApi = {
     ),
   /** Cancels the click's command while it waits in its cancel window. */
   cancel: (liftId: string, idempotencyKey: string) =>
-    http.post<unknown>(`${base}/command/cancel`, { liftId, idempotencyKey }),
+    http.post<CommandResult>(`${base}/command/cancel`, { liftId, idempotencyKey }),
   approvals: (liftId: string, signal?: AbortSignal) =>
-    http.get<ApprovalView[]>(`${base}/approval/list`, { liftId }, { signal }),
+    http.get<{ list: ApprovalView[] }>(`${base}/approval/list`, { liftId }, { signal }),
   requestApproval: (body: ApprovalRequest) =>
     http.post<ApprovalView>(`${base}/approval/request`, body),
   approve: (approvalId: string) =>
     http.post<CommandResult>(`${base}/approval/approve`, { approvalId }),
-  reject: (approvalId: string) => http.post<unknown>(`${base}/approval/reject`, { approvalId }),
-  withdraw: (approvalId: string) => http.post<unknown>(`${base}/approval/withdraw`, { approvalId }),
+  reject: (approvalId: string) =>
+    http.post<ApprovalView>(`${base}/approval/reject`, { approvalId }),
+  withdraw: (approvalId: string) =>
+    http.post<ApprovalView>(`${base}/approval/withdraw`, { approvalId }),
 };
 
 /**

@@ -86,7 +86,7 @@ export function serve(server: {
 }): void {
   vi.mocked(http.get).mockImplementation(async (url: string) => {
     if (url === path('lease')) return server.lease ?? free();
-    if (url === path('approval/list')) return server.approvals ?? [];
+    if (url === path('approval/list')) return { list: server.approvals ?? [] };
     return { list: [] };
   });
   vi.mocked(http.post).mockImplementation(async (url: string, body?: unknown) => {

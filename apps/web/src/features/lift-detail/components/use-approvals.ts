@@ -34,7 +34,9 @@ export function useApprovals(
   const query = useApprovalList(liftId);
   const key = controlKeys.approvals(liftId);
   const put = (approval: ApprovalView) =>
-    client.setQueryData<ApprovalView[]>(key, (old) => mergeApproval(old, approval));
+    client.setQueryData<{ list: ApprovalView[] }>(key, (old) => ({
+      list: mergeApproval(old?.list, approval),
+    }));
   const refresh = () => void client.invalidateQueries({ queryKey: key });
 
   useLiftLive(liftId, (message) => {
@@ -50,16 +52,19 @@ export function useApprovals(
       void client.invalidateQueries({ queryKey: controlKeys.approvals(liftId) });
   }, [connection, client, liftId]);
 
-  const decide = (call: (id: string) => Promise<unknown>) => async (approval: ApprovalView) => {
-    try {
-      await call(approval.id);
-    } finally {
-      refresh();
-    }
-  };
+  const decide =
+    (call: (id: string) => Promise<ApprovalView>) => async (approval: ApprovalView) => {
+      try {
+        put(await call(approval.id));
+      } catch (error) {
+        // Decided meanwhile by someone else, say: the list shows how it stands.
+        refresh();
+        throw error;
+      }
+    };
 
   return {
-    list: sortApprovals(query.data ?? []),
+    list: sortApprovals(query.data?.list ?? []),
     loading: query.isLoading,
     error: query.error,
     request: async (body) => {
