@@ -67,6 +67,18 @@ describe('LiveClient', () => {
     expect(client.getState()).toBe('open');
   });
 
+  it('hands control lease and approval changes to the listeners of that lift only (who controls it, live)', () => {
+    const { client, last } = setup();
+    const received: LiftLiveMessage[] = [];
+    client.subscribeLift(LIFT, (m) => received.push(m));
+    last().open();
+    last().push({ type: 'ready' });
+    const lease = { liftId: LIFT, epoch: 3, holderId: 'u1', holderName: 'Olga', acquiredAt: 't', expiresAt: 't' };
+    last().push({ type: 'lease', liftId: LIFT, lease, localUntil: null, ended: null, endedHolderId: null });
+    last().push({ type: 'lease', liftId: 'another-lift', lease, localUntil: null, ended: null, endedHolderId: null });
+    expect(received.map((m) => m.type === 'lease' && m.lease?.holderName)).toEqual(['Olga']);
+  });
+
   it('reconnects after a lost connection and resubscribes with since = the newest entry seen', () => {
     const { client, sockets, last } = setup();
     const received: LiftLiveMessage[] = [];

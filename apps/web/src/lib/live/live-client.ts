@@ -305,6 +305,8 @@ export class LiveClient {
         return;
       case 'command':
       case 'config':
+      case 'lease':
+      case 'approval':
         this.toLift(message);
         return;
       case 'fleetStatus':
