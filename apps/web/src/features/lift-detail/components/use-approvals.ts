@@ -1,7 +1,6 @@
-import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ApprovalView } from '@liftlink/protocol';
-import { useLiftLive, useLiveConnection } from '../../../lib/live/use-live.ts';
+import { useLiftLive } from '../../../lib/live/use-live.ts';
 import {
   controlApi,
   controlKeys,
@@ -9,6 +8,7 @@ import {
   type ApprovalRequest,
 } from '../api/control-api.ts';
 import { mergeApproval, sortApprovals } from '../model/approvals.ts';
+import { useOnReconnect } from './use-on-reconnect.ts';
 
 export interface Approvals {
   list: ApprovalView[];
@@ -46,11 +46,7 @@ export function useApprovals(
       onApproved(message.approval);
   });
 
-  const connection = useLiveConnection();
-  useEffect(() => {
-    if (connection === 'open')
-      void client.invalidateQueries({ queryKey: controlKeys.approvals(liftId) });
-  }, [connection, client, liftId]);
+  useOnReconnect(() => void client.invalidateQueries({ queryKey: controlKeys.approvals(liftId) }));
 
   const decide =
     (call: (id: string) => Promise<ApprovalView>) => async (approval: ApprovalView) => {

@@ -2,10 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CONTROL_LEASE_RENEW_MS, type LeaseState } from '@liftlink/protocol';
 import { ApiError } from '../../../lib/http.ts';
-import { useLiftLive, useLiveConnection } from '../../../lib/live/use-live.ts';
+import { useLiftLive } from '../../../lib/live/use-live.ts';
 import { controlApi, controlKeys, useLeaseState } from '../api/control-api.ts';
 import { controlView, leaseNoticeOf, type ControlView, type LeaseNotice } from '../model/lease.ts';
 import { useNow } from './use-now.ts';
+import { useOnReconnect } from './use-on-reconnect.ts';
 
 export interface ControlLease extends ControlView {
   loading: boolean;
@@ -60,11 +61,7 @@ export function useControlLease(liftId: string, userId: string | null): ControlL
   });
 
   // After a lost connection the lease may have changed meanwhile.
-  const connection = useLiveConnection();
-  useEffect(() => {
-    if (connection === 'open')
-      void client.invalidateQueries({ queryKey: controlKeys.lease(liftId) });
-  }, [connection, client, liftId]);
+  useOnReconnect(() => void client.invalidateQueries({ queryKey: controlKeys.lease(liftId) }));
 
   const localUntil = query.data?.localUntil ? Date.parse(query.data.localUntil) : null;
   const now = useNow((ticking) => localUntil !== null && localUntil > ticking, 1000);
