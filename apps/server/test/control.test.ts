@@ -94,13 +94,16 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
 
   it('takes, renews and releases the lease, audited, and refuses a renewal after the release', async () => {
     const liftId = ids['DEMO-0001']!;
+    // The holder is shown by the name colleagues know, not the login.
+    await t.database.sql.query(`update users set name = 'Anna Petrova' where id = $1`, [anna.id]);
     const taken = await take(anna, liftId);
     expect(taken.statusCode, taken.body).toBe(200);
     const granted = body(taken).result.lease;
-    expect(granted).toMatchObject({ liftId, holderId: anna.id, holderName: anna.username });
-    expect(await lease(boris, liftId)).toMatchObject({ lease: { epoch: granted.epoch, holderName: anna.username }, localUntil: null });
+    expect(granted).toMatchObject({ liftId, holderId: anna.id, holderName: 'Anna Petrova' });
+    expect(await lease(boris, liftId)).toMatchObject({ lease: { epoch: granted.epoch, holderName: 'Anna Petrova' }, localUntil: null });
     // Everyone watching the lift sees who controls it; only those allowed to control it may take it.
-    expect((await lease(viewer, liftId)).lease.holderName).toBe(anna.username);
+    expect((await lease(viewer, liftId)).lease.holderName).toBe('Anna Petrova');
+    await t.database.sql.query(`update users set name = username where id = $1`, [anna.id]);
     expect((await take(viewer, liftId)).statusCode).toBe(403);
     await new Promise((r) => setTimeout(r, 20));
     const renewed = await api(anna).post('/auth/access/lift/lease/renew', { liftId, epoch: granted.epoch });
@@ -153,13 +156,13 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
     expect((await lease(anna, liftId)).lease.holderId).toBe(anna.id);
     const takeover = await take({ token: adminToken }, liftId, true);
     expect(takeover.statusCode, takeover.body).toBe(200);
-    expect(body(takeover).result.lease).toMatchObject({ holderName: 'admin', epoch: first.epoch + 1 });
+    expect(body(takeover).result.lease).toMatchObject({ holderName: 'Administrator', epoch: first.epoch + 1 });
     const told = await socket.next('taken over', (m) => m.type === 'lease' && m.ended === 'takenOver');
-    expect(told).toMatchObject({ liftId, endedHolderId: anna.id, lease: { holderName: 'admin' } });
+    expect(told).toMatchObject({ liftId, endedHolderId: anna.id, lease: { holderName: 'Administrator' } });
     socket.close();
     // The former holder's command is refused before anything is sent.
     const late = await keyLights(anna, liftId);
-    expect([late.statusCode, body(late).code, body(late).result.holderName]).toEqual([409, 'lease.held', 'admin']);
+    expect([late.statusCode, body(late).code, body(late).result.holderName]).toEqual([409, 'lease.held', 'Administrator']);
     const [audit] = await t.database.sql.query<{ detail: { epoch: number; takenOverFrom: string } }>(`select detail from audit_log where action = 'lift.leaseTake' and lift_id = $1 order by id desc limit 1`, [liftId]);
     expect(audit!.detail).toEqual({ epoch: first.epoch + 1, takenOverFrom: anna.username });
   });

@@ -56,10 +56,15 @@ export async function lockLeaseRow(tx: Sql, liftId: string): Promise<LeaseRow> {
   return (await lock())[0]!;
 }
 
-/** A new lease for `holder`: the lift's next epoch. */
+/**
+ * A new lease for `holder`: the lift's next epoch. The holder is named as colleagues know
+ * them (the user's name, else the username); the lift gets the same name with each command.
+ */
 export async function grantLease(tx: Sql, liftId: string, holder: { userId: string; username: string }, leaseMs: number): Promise<LeaseRow> {
   const [row] = await tx.query<LeaseRow>(
-    `update lift_leases set epoch = epoch + 1, holder_id = $2, holder_name = $3, acquired_at = now(), expires_at = now() + ${ms(leaseMs)}
+    `update lift_leases set epoch = epoch + 1, holder_id = $2,
+        holder_name = left(coalesce((select nullif(trim(name), '') from users where id = $2), $3), 64),
+        acquired_at = now(), expires_at = now() + ${ms(leaseMs)}
       where lift_id = $1 returning ${COLUMNS}`,
     [liftId, holder.userId, holder.username],
   );
