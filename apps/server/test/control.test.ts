@@ -288,6 +288,8 @@ describe.each(DB_KINDS)('safe remote control on %s', (kind) => {
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(body(cancel).result).toMatchObject({ state: 'cancelled', reason: 'cancelled' });
     const answer = await pending;
+    // The sender is answered at the cancel, not at the end of the window.
+    expect(Date.now() - started).toBeLessThan(2_500);
     expect([answer.statusCode, body(answer).code]).toEqual([409, 'lift.refused']);
     expect(body(answer).result).toMatchObject({ commandId: body(cancel).result.commandId, state: 'cancelled', reason: 'cancelled' });
     // Well past the window: nothing went out.

@@ -89,14 +89,21 @@ export function sendCommand(app: FastifyInstance, request: FastifyRequest, lift:
 }
 
 /** Waits `ms`, or less when the stopping server ends the flights' waits. */
-function waitUnlessEnded(app: FastifyInstance, flight: Flight, ms: number): Promise<void> {
+function waitUnlessEnded(app: FastifyInstance, flight: Flight, ms: number, commandId: string): Promise<void> {
   if (app.commands.ended) return Promise.resolve();
   return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    flight.end = () => {
+    // A cancel (through any instance) ends the wait at once: the sender's page gets its answer
+    // and its button back without waiting out the window.
+    const stop = app.live.on((msg) => {
+      if (msg.type === 'command' && msg.commandId === commandId && msg.state === 'cancelled') done();
+    });
+    const done = () => {
       clearTimeout(timer);
+      stop();
       resolve();
     };
+    const timer = setTimeout(done, ms);
+    flight.end = done;
   });
 }
 
@@ -174,7 +181,7 @@ async function runCommand(app: FastifyInstance, request: FastifyRequest, lift: O
   let latest: { state: CommandState; reason: RefusalReason | null } = { state: 'created', reason: null };
   if (windowMs > 0) {
     // The cancel window: the sender may still cancel (command/cancel, on any instance).
-    await waitUnlessEnded(app, flight, windowMs);
+    await waitUnlessEnded(app, flight, windowMs, commandId);
     if (app.commands.stopping && (await setCommandState(sql, commandId, 'expired', 'timeout', ['created']))) {
       // Stopping: it never leaves the cloud, and ends as an unanswered command would.
       observe('expired');
