@@ -11,8 +11,8 @@ type Executor = Pick<SqlExecutor, 'query'>;
 const VIEW_SELECT = `
   select a.id, a.lift_id as "liftId", a.name as command, a.args, a.command_class as "commandClass", a.reason,
          case when a.state = 'pending' and a.expires_at <= now() then 'expired' else a.state end as state,
-         a.requester_id as "requesterId", a.requester_name as "requesterName", a.requested_at as "requestedAt", a.expires_at as "expiresAt",
-         a.decider_id as "deciderId", a.decider_name as "deciderName",
+         a.requester_id as "requesterId", coalesce((select nullif(trim(u.name), '') from users u where u.id = a.requester_id), a.requester_name) as "requesterName", a.requested_at as "requestedAt", a.expires_at as "expiresAt",
+         a.decider_id as "deciderId", coalesce((select nullif(trim(u.name), '') from users u where u.id = a.decider_id), a.decider_name) as "deciderName",
          case when a.state = 'pending' and a.expires_at <= now() then a.expires_at else a.decided_at end as "decidedAt",
          a.command_id as "commandId", coalesce(c.state, a.command_state) as "commandState", coalesce(c.reason, a.command_reason) as "commandReason"
     from command_approvals a left join lift_commands c on c.id = a.command_id`;
