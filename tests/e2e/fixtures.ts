@@ -43,7 +43,7 @@ export async function startOwnServer(
 
 let addressCounter = 0;
 /** A client address of its own per test (the server trusts X-Forwarded-For in e2e). */
-function nextAddress(): string {
+export function nextAddress(): string {
   addressCounter += 1;
   const n = (process.pid % 200) * 10_000 + addressCounter;
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;

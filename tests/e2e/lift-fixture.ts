@@ -91,15 +91,20 @@ export class LiftApi extends Api {
 export interface LiftServer {
   url: string;
   admin: LiftApi;
-  /** Pauses or resumes the simulator process (every simulated lift goes silent). */
-  signalSimulator(signal: 'SIGSTOP' | 'SIGCONT'): void;
+  /**
+   * Signals the simulator process: SIGSTOP / SIGCONT pause and resume it (every simulated
+   * lift goes silent); SIGUSR2 presses the platform button of every simulated lift (local use).
+   */
+  signalSimulator(signal: 'SIGSTOP' | 'SIGCONT' | 'SIGUSR2'): void;
 }
 
-function childPids(pid: number): number[] {
+/** The server's child processes running the simulator (not its other children, which SIGUSR2 would end). */
+function simulatorPids(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+    return execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
       .split('\n')
-      .map((s) => Number(s.trim()))
+      .filter((line) => line.includes('apps/simulator'))
+      .map((line) => Number(line.trim().split(/\s+/)[0]))
       .filter((n) => n > 0);
   } catch {
     return [];
@@ -127,7 +132,8 @@ async function copyWebClient(target: string): Promise<void> {
   throw new Error(`${dist} has no built client (run the e2e global setup or vite build)`);
 }
 
-async function startServer(): Promise<{ server: LiftServer; stop: () => Promise<void> }> {
+/** A server with four simulated lifts (DEMO-0001..4), online, and its stop. */
+export async function startLiftServer(): Promise<{ server: LiftServer; stop: () => Promise<void> }> {
   const webDist = path.join(mkdtempSync(path.join(tmpdir(), 'liftlink-e2e-web-')), 'web');
   await copyWebClient(webDist);
   const process_ = await startOwnServer({
@@ -157,8 +163,10 @@ async function startServer(): Promise<{ server: LiftServer; stop: () => Promise<
       150_000,
       500,
     );
-    const signalSimulator = (signal: 'SIGSTOP' | 'SIGCONT') => {
-      for (const pid of childPids(child.pid!)) process.kill(pid, signal);
+    const signalSimulator = (signal: 'SIGSTOP' | 'SIGCONT' | 'SIGUSR2') => {
+      const pids = simulatorPids(child.pid!);
+      if (pids.length === 0) throw new Error('no simulator process');
+      for (const pid of pids) process.kill(pid, signal);
     };
     return { server: { url, admin, signalSimulator }, stop };
   } catch (error) {
@@ -173,7 +181,7 @@ export const test = base.extend<object, { liftServer: LiftServer }>({
     // Playwright's fixture signature needs the (empty) destructuring.
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const { server, stop } = await startServer();
+      const { server, stop } = await startLiftServer();
       try {
         await use(server);
       } finally {
