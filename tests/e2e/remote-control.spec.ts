@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import type { CommandRecord } from '@liftlink/protocol';
 import { nextAddress, signIn, test as base } from './fixtures.ts';
-import { ADMIN, expect, LiftApi, startLiftServer, type LiftServer } from './lift-fixture.ts';
+import { ADMIN, expect, startLiftServer, type LiftApi, type LiftServer } from './lift-fixture.ts';
 
 /**
  * Safe remote control (docs/remote-control.md) with two people in two browsers on one lift.
