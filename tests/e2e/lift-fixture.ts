@@ -88,6 +88,19 @@ export class LiftApi extends Api {
   }
 }
 
+/** An operator of the lifts' maker (served scope): may control them, may not take control from another. */
+export async function createMakerOperator(admin: LiftApi, name: string): Promise<{ username: string; password: string; name: string }> {
+  const orgs = await admin.call<{ list: { id: string; kind: string }[] }>('GET', '/auth/access/system/orgs');
+  const maker = orgs.result.list.find((o) => o.kind === 'manufacturer')!;
+  const roles = await admin.call<{ list: { id: string; name: string }[] }>('GET', '/auth/access/system/roles');
+  const operator = roles.result.list.find((r) => r.name === 'operator')!;
+  const username = `oper${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const password = 'Tr1cky-Passw0rd-e2e';
+  const created = await admin.call('POST', '/auth/access/system/users/create', { username, name, password, roleId: operator.id, orgId: maker.id });
+  if (created.status !== 200) throw new Error(`create operator: ${created.status} ${created.code}`);
+  return { username, password, name };
+}
+
 export interface LiftServer {
   url: string;
   admin: LiftApi;

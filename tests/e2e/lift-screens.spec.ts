@@ -16,6 +16,14 @@ async function openLift(page: Page, liftId: string): Promise<void> {
   await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-state', 'open');
 }
 
+/** Takes the lift's remote control on this page (movement needs it); the same user may hold it already. */
+async function takeControl(page: Page): Promise<void> {
+  const holder = page.getByTestId('control-holder');
+  await expect(holder).toHaveAttribute('data-holder', /^(me|nobody)$/);
+  if ((await holder.getAttribute('data-holder')) === 'nobody') await page.getByTestId('control-take').click();
+  await expect(holder).toHaveAttribute('data-holder', 'me');
+}
+
 /** Counts configuration writes the page sends: a wrong value must send none. */
 function countConfigWrites(page: Page): () => number {
   let writes = 0;
@@ -72,6 +80,7 @@ test.describe('in Russian', () => {
 
     const platform = page.getByTestId('shaft-platform');
     const start = Number(await platform.getAttribute('data-position'));
+    await takeControl(page);
     await page.getByTestId('cmd-summon-2').click();
     const confirm = page.locator('.ant-modal-confirm');
     await expect(confirm).toContainText('Вызвать на этаж 2');
@@ -116,6 +125,7 @@ test('an overloaded lift refuses a summon and the page says why', async ({ page,
     await openLift(page, lift.id);
     await expect(page.getByTestId('lamp-overloaded')).toHaveAttribute('data-on', 'true');
     const target = info.status?.floor === 2 ? 3 : 2;
+    await takeControl(page);
     await page.getByTestId(`cmd-summon-${target}`).click();
     await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Send' }).click();
     const progress = page.getByTestId('command-progress').first();
@@ -146,7 +156,8 @@ test('a locked lift refuses movement with its reason; lock and unlock need no co
     await expect(progress.first()).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
     await expect(page.getByTestId('lift-mode')).toContainText('Lockout');
 
-    await page.getByTestId('cmd-deform-unfold').click();
+    await takeControl(page);
+    await page.getByTestId('cmd-summon-2').click();
     await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Send' }).click();
     await expect(progress.first()).toHaveAttribute('data-state', 'rejected', { timeout: 30_000 });
     await expect(progress.first().getByTestId('command-reason')).toHaveText(

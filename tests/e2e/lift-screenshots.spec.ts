@@ -54,6 +54,9 @@ for (const language of SCREENSHOT_LANGUAGES) {
           },
         );
         await shot('lift-monitor');
+        if ((await page.getByTestId('control-holder').getAttribute('data-holder')) === 'nobody')
+          await page.getByTestId('control-take').click();
+        await expect(page.getByTestId('control-holder')).toHaveAttribute('data-holder', 'me');
         await page.getByTestId('cmd-summon-2').click();
         await shot('lift-confirm', false);
         await page.locator('.ant-modal-confirm').getByRole('button').first().click();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import type { CommandRecord } from '@liftlink/protocol';
 import { nextAddress, signIn, test as base } from './fixtures.ts';
-import { ADMIN, expect, startLiftServer, type LiftApi, type LiftServer } from './lift-fixture.ts';
+import { ADMIN, createMakerOperator, expect, startLiftServer, type LiftServer } from './lift-fixture.ts';
 
 /**
  * Safe remote control (docs/remote-control.md) with two people in two browsers on one lift.
@@ -23,20 +23,6 @@ const test = base.extend<object, { ownLiftServer: LiftServer }>({
   ],
   baseURL: async ({ ownLiftServer }, use) => use(ownLiftServer.url),
 });
-
-/** An operator of the lifts' maker: may control them, may not take control from another. */
-async function createOperator(admin: LiftApi): Promise<{ username: string; password: string; name: string }> {
-  const orgs = await admin.call<{ list: { id: string; kind: string }[] }>('GET', '/auth/access/system/orgs');
-  const maker = orgs.result.list.find((o) => o.kind === 'manufacturer')!;
-  const roles = await admin.call<{ list: { id: string; name: string }[] }>('GET', '/auth/access/system/roles');
-  const operator = roles.result.list.find((r) => r.name === 'operator')!;
-  const username = `oper${Date.now().toString(36)}`;
-  const password = 'Tr1cky-Passw0rd-e2e';
-  const name = 'Olga Operator';
-  const created = await admin.call('POST', '/auth/access/system/users/create', { username, name, password, roleId: operator.id, orgId: maker.id });
-  expect(created.status).toBe(200);
-  return { username, password, name };
-}
 
 async function openLift(page: Page, username: string, password: string, liftId: string): Promise<void> {
   await signIn(page, username, password);
@@ -62,7 +48,7 @@ test('one controller at a time, take-over, cancel, no double summon, approval, l
   test.setTimeout(240_000);
   const { admin } = ownLiftServer;
   const lift = await admin.lift('DEMO-0002');
-  const olga = await createOperator(admin);
+  const olga = await createMakerOperator(admin, 'Olga Operator');
   const summons = async () => (await admin.call<{ list: CommandRecord[] }>('GET', `/auth/access/lift/commands?liftId=${lift.id}`)).result.list.filter((c) => c.name === 'summon');
 
   // Olga in this browser, the administrator (who may take control over) in another.
