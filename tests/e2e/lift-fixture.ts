@@ -188,21 +188,24 @@ export async function startLiftServer(): Promise<{ server: LiftServer; stop: () 
   }
 }
 
+/** A worker fixture: a lift server started once per worker, stopped at its end. */
+export const liftServerFixture: [(args: object, use: (server: LiftServer) => Promise<void>) => Promise<void>, { scope: 'worker'; timeout: number }] = [
+  // Playwright's fixture signature needs the (empty) destructuring.
+  // eslint-disable-next-line no-empty-pattern
+  async ({}, use: (server: LiftServer) => Promise<void>) => {
+    const { server, stop } = await startLiftServer();
+    try {
+      await use(server);
+    } finally {
+      await stop();
+    }
+  },
+  { scope: 'worker', timeout: 180_000 },
+];
+
 /** Tests of the lift screens: `liftServer` is started once per worker; pages open on it. */
 export const test = base.extend<object, { liftServer: LiftServer }>({
-  liftServer: [
-    // Playwright's fixture signature needs the (empty) destructuring.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const { server, stop } = await startLiftServer();
-      try {
-        await use(server);
-      } finally {
-        await stop();
-      }
-    },
-    { scope: 'worker', timeout: 180_000 },
-  ],
+  liftServer: liftServerFixture,
   baseURL: async ({ liftServer }, use) => use(liftServer.url),
 });
 

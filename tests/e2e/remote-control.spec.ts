@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import type { CommandRecord } from '@liftlink/protocol';
 import { nextAddress, signIn, test as base } from './fixtures.ts';
-import { ADMIN, createMakerOperator, expect, startLiftServer, type LiftServer } from './lift-fixture.ts';
+import { ADMIN, createMakerOperator, expect, liftServerFixture, type LiftServer } from './lift-fixture.ts';
 
 /**
  * Safe remote control (docs/remote-control.md) with two people in two browsers on one lift.
@@ -9,18 +9,7 @@ import { ADMIN, createMakerOperator, expect, startLiftServer, type LiftServer } 
  * all of them for 30 s), so it runs on a lift server of its own.
  */
 const test = base.extend<object, { ownLiftServer: LiftServer }>({
-  ownLiftServer: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const { server, stop } = await startLiftServer();
-      try {
-        await use(server);
-      } finally {
-        await stop();
-      }
-    },
-    { scope: 'worker', timeout: 180_000 },
-  ],
+  ownLiftServer: liftServerFixture,
   baseURL: async ({ ownLiftServer }, use) => use(ownLiftServer.url),
 });
 
