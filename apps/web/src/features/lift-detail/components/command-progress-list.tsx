@@ -40,12 +40,13 @@ const STATE_LOOK: Record<ProgressState, { color: string; icon: ReactNode }> = {
   error: { color: 'error', icon: <CloseCircleOutlined /> },
 };
 
-export function StateTag({ state }: { state: ProgressState }) {
+/** `holding`: still in the cloud, in its cancel window; the lift has not heard of it yet. */
+export function StateTag({ state, holding = false }: { state: ProgressState; holding?: boolean }) {
   const { t } = useTranslation();
   const look = STATE_LOOK[state];
   return (
     <Tag color={look.color} icon={look.icon} data-testid="command-state">
-      {t(`command.state.${state}`)}
+      {holding ? t('command.state.holding') : t(`command.state.${state}`)}
     </Tag>
   );
 }
@@ -85,7 +86,7 @@ export function ProgressList({ entries, onCancel, onRetry, onRequestApproval }: 
           <div className="command-progress-item">
             <div className="command-progress-main">
               <span className="command-progress-label">{commandLabel(entry.name, entry.args)}</span>
-              <StateTag state={entry.state} />
+              <StateTag state={entry.state} holding={cancelLeft !== null} />
               <span className="lift-muted">{dayjs(entry.startedAt).format('HH:mm:ss')}</span>
               {cancelLeft !== null ? (
                 <Button

@@ -203,6 +203,7 @@ export default {
   'command.state.sending': 'Sent',
   'command.state.created': 'Created',
   'command.state.sent': 'Sent',
+  'command.state.holding': 'Not sent yet',
   'command.state.accepted': 'Accepted by the lift',
   'command.state.done': 'Done',
   'command.state.rejected': 'Refused',

@@ -203,6 +203,7 @@ export default {
   'command.state.sending': 'Отправлена',
   'command.state.created': 'Создана',
   'command.state.sent': 'Отправлена',
+  'command.state.holding': 'Ещё не отправлена',
   'command.state.accepted': 'Принята лифтом',
   'command.state.done': 'Выполнена',
   'command.state.rejected': 'Отклонена',

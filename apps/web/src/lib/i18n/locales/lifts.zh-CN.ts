@@ -200,6 +200,7 @@ export default {
   'command.state.sending': '已发送',
   'command.state.created': '已创建',
   'command.state.sent': '已发送',
+  'command.state.holding': '尚未发送',
   'command.state.accepted': '设备已接受',
   'command.state.done': '已完成',
   'command.state.rejected': '被拒绝',
