@@ -55,6 +55,7 @@ for (const language of SCREENSHOT_LANGUAGES) {
         await page.getByTestId('cmd-summon-3').click();
         await page.locator('.ant-modal-confirm .ant-btn-primary').click();
         await expect(page.getByTestId('command-cancel')).toBeVisible();
+        await expect(page.locator('.ant-modal-confirm')).toHaveCount(0);
         await panel.screenshot({ path: `screenshots/control-${language}-${viewport}-cancel-window.png` });
         await page.getByTestId('command-cancel').click();
         await expect(page.getByTestId('command-progress').first()).toHaveAttribute('data-state', 'cancelled');
