@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  CommandClass,
   InviteCreated,
   InviteCreateRequest,
   InviteView,
@@ -12,6 +13,12 @@ import type {
 import { http } from '../../../lib/http.ts';
 
 const base = '/auth/access/system';
+
+/** The answer of both approval-class routes, and the body of the update (`approvalClassesUpdateSchema`). */
+export interface OrgApprovalClasses {
+  orgId: string;
+  approvalClasses: CommandClass[];
+}
 
 export interface UserListQuery {
   page: number;
@@ -54,6 +61,11 @@ export const systemApi = {
       { orgId },
       { signal },
     ),
+  /** The command classes under two-person approval in an organization (docs/remote-control.md). */
+  approvalClasses: (orgId: string, signal?: AbortSignal) =>
+    http.get<OrgApprovalClasses>(`${base}/orgs/approval-classes`, { orgId }, { signal }),
+  updateApprovalClasses: (body: OrgApprovalClasses) =>
+    http.post<OrgApprovalClasses>(`${base}/orgs/approval-classes/update`, body),
   searchLifts: (keyword: string, signal?: AbortSignal) =>
     http.get<{ list: LiftListItem[]; total: number }>(
       '/auth/access/lift/get',
@@ -68,6 +80,7 @@ export const systemKeys = {
   orgs: ['system', 'orgs'] as const,
   invites: ['system', 'invites'] as const,
   orgLifts: (orgId: string) => ['system', 'orgs', orgId, 'lifts'] as const,
+  approvalClasses: (orgId: string) => ['system', 'orgs', orgId, 'approval-classes'] as const,
 };
 
 export function useUsers(query: UserListQuery) {
@@ -108,6 +121,18 @@ export function useOrgLifts(orgId: string | null) {
     queryFn: ({ signal }) => systemApi.orgLifts(orgId ?? '', signal),
     enabled: orgId !== null,
   });
+}
+
+export function useOrgApprovalClasses(orgId: string | null) {
+  return useQuery({
+    queryKey: systemKeys.approvalClasses(orgId ?? ''),
+    queryFn: ({ signal }) => systemApi.approvalClasses(orgId ?? '', signal),
+    enabled: orgId !== null,
+  });
+}
+
+export function useUpdateApprovalClasses() {
+  return useSystemMutation(systemApi.updateApprovalClasses);
 }
 
 export function useLiftSearch(keyword: string, enabled: boolean) {

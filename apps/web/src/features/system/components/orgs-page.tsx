@@ -9,6 +9,7 @@ import { Access, useAccess } from '../../../lib/access.tsx';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { systemApi, useOrgs, useSystemMutation } from '../api/system-api.ts';
 import { DeleteButton } from './delete-button.tsx';
+import { OrgApprovalModal } from './org-approval-modal.tsx';
 import { OrgLiftsDrawer } from './org-lifts-drawer.tsx';
 
 interface Values {
@@ -72,6 +73,7 @@ export default function OrgsPage() {
   const orgs = useOrgs();
   const [editing, setEditing] = useState<{ org: OrgView | null } | null>(null);
   const [liftsOf, setLiftsOf] = useState<OrgView | null>(null);
+  const [approvalOf, setApprovalOf] = useState<OrgView | null>(null);
   const remove = useSystemMutation((id: string) => systemApi.orgAction('delete', { id }));
 
   return (
@@ -115,6 +117,16 @@ export default function OrgsPage() {
                       {t('system.org.manageLifts')}
                     </Button>
                   ) : null}
+                  {can('org.query') ? (
+                    <Button
+                      size="small"
+                      type="link"
+                      data-testid="org-approval-open"
+                      onClick={() => setApprovalOf(org)}
+                    >
+                      {t('system.org.approval')}
+                    </Button>
+                  ) : null}
                   {can('org.edit') ? (
                     <Button size="small" type="link" onClick={() => setEditing({ org })}>
                       {t('common.edit')}
@@ -135,6 +147,7 @@ export default function OrgsPage() {
         onClose={() => setEditing(null)}
       />
       <OrgLiftsDrawer org={liftsOf} onClose={() => setLiftsOf(null)} />
+      <OrgApprovalModal org={approvalOf} onClose={() => setApprovalOf(null)} />
     </PageContainer>
   );
 }

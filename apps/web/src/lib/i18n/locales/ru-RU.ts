@@ -486,6 +486,17 @@ const ruRU: Record<TranslationKey, string> = {
   'system.org.assign': 'Назначить',
   'system.org.unassign': 'Убрать',
   'system.org.noLifts': 'У организации пока нет подъёмников',
+  'system.org.approval': 'Одобрение',
+  'system.org.approvalOf': 'Одобрение вторым лицом: {{name}}',
+  'system.org.approvalHint':
+    'Команды отмеченных видов выполняются только после одобрения вторым человеком',
+  'system.org.approvalReadOnly':
+    'Изменить это могут только пользователи с правом изменять организации',
+  'system.org.approvalClass.movement': 'Движение (вызов на этаж, перезапуск)',
+  'system.org.approvalClass.deformation': 'Трансформация (сложить, разложить, аппарели)',
+  'system.org.approvalClass.aging': 'Прогоны на износ',
+  'system.org.approvalClass.selfLearning': 'Самообучение положений',
+  'system.org.approvalClass.test': 'Тесты (связь, огни, проверка вверх-вниз)',
   'qrcode.floors': 'Этажей',
   'qrcode.maker': 'Производитель',
   'qrcode.alias': 'Название',
