@@ -102,6 +102,18 @@ describe('organization approval classes', { timeout: 30_000 }, () => {
     expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
+  it('tells why the classes could not be loaded, and offers no save', async () => {
+    vi.mocked(http.get).mockImplementation(async (url: string) => {
+      if (url === '/auth/access/system/orgs') return { list: [ORG] };
+      throw new ApiError(404, 'org.notFound', 'not found');
+    });
+    renderAs(['query', 'edit']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('org-approval-open'));
+    expect(await screen.findByText('Organization not found')).toBeInTheDocument();
+    expect(screen.getByTestId('org-approval-save')).toBeDisabled();
+  });
+
   it('is read-only for a user who may only look at organizations', async () => {
     serve(['aging', 'test']);
     renderAs(['query']);
