@@ -64,6 +64,15 @@ for (const language of SCREENSHOT_LANGUAGES) {
         liftServer.signalSimulator('SIGUSR2');
         await expect(page.getByTestId('control-local')).toBeVisible({ timeout: 20_000 });
         await shot('local-use');
+
+        // Where an organization chooses the classes under two-person approval.
+        await page.goto('/system/orgs');
+        await page.getByTestId('org-approval-open').first().click();
+        const dialog = page.getByTestId('org-approval-modal');
+        await expect(dialog.getByTestId('org-approval-classes')).toBeVisible();
+        await settle(page);
+        await page.screenshot({ path: `screenshots/control-${language}-${viewport}-org-approval.png` });
+        await page.keyboard.press('Escape');
       });
     }
   });

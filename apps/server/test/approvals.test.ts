@@ -280,6 +280,8 @@ describe.each(DB_KINDS)('two-person approval on %s', (kind) => {
     try {
       const changed = await admin.post(`${url}/update`, { orgId: operatorOrg, approvalClasses: ['movement', 'aging', 'movement'] });
       expect(body(changed).result).toEqual({ orgId: operatorOrg, approvalClasses: ['movement', 'aging'] });
+      // The lift page learns them with the lift, before any click.
+      expect(body(await u.anna.api.post('/auth/access/lift/getInfo', { liftId })).result.approvalClasses).toEqual(['movement', 'aging']);
       // A summon now needs a second person, and may be asked for.
       const direct = await u.anna.api.post('/auth/access/lift/control', { liftId, command: 'summon', args: { floor: 1 } });
       expect([direct.statusCode, body(direct).code]).toEqual([409, 'approval.required']);

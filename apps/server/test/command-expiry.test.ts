@@ -135,11 +135,16 @@ describe.each(MODES)('a command that expired unanswered, across a restart of the
     expect(await online(), 'the server still counted the lift online').toBe(true);
 
     await restartBroker();
+    const restartedAt = Date.now();
     // Mosquitto counts message expiry in whole seconds (the server rounds up and Mosquitto
     // drops a message only once a second later): in the last two seconds after `expiresAt` a
-    // message may still go out there, and the lift refuses it itself. A restart takes longer.
+    // message may still go out there, and the lift refuses it itself. A message restored from
+    // Mosquitto's persistence may count those seconds again from the restart (seen once on a
+    // loaded machine: the lift got it just after the restart and refused it as expired), so the
+    // lift returns only once both have passed.
     const [sent] = await t.database.sql.query<{ expires_at: Date }>('select expires_at from lift_commands where id = $1', [commandId]);
-    await new Promise((r) => setTimeout(r, Math.max(0, new Date(sent!.expires_at).getTime() + BROKER_EXPIRY_SLACK_MS - Date.now())));
+    const safeAt = Math.max(new Date(sent!.expires_at).getTime() + BROKER_EXPIRY_SLACK_MS, restartedAt + BROKER_EXPIRY_SLACK_MS + 1_000);
+    await new Promise((r) => setTimeout(r, Math.max(0, safeAt - Date.now())));
     proxy.restore();
     await until('lift back on its session', () => simulated().connected, 60_000, 100);
 
@@ -163,7 +168,14 @@ describe.each(MODES)('a command that expired unanswered, across a restart of the
     expect(row?.state).toBe('timeout');
     const locked = await t.database.sql.query(`select 1 from lift_events where lift_id = $1 and code = 'RZOS'`, [lift.id]);
     expect(locked, 'a lock-on event in the run log').toEqual([]);
-    // Not even refused as expired: the broker dropped it.
-    expect(answers.filter((a) => a.commandId === commandId)).toEqual([]);
+    const answered = answers.filter((a) => a.commandId === commandId);
+    if (mode === 'mosquitto') {
+      // Mosquitto 2.0 restores a message whose expiry passed while it was down without any
+      // expiry, and hands it to the lift, which refuses it itself (docs/operations.md 6.1).
+      expect(answered.map((a) => [a.state, a.reason])).toEqual(answered.length ? [['rejected', 'expired']] : []);
+    } else {
+      // Not even refused as expired: the broker dropped it.
+      expect(answered).toEqual([]);
+    }
   }, 300_000);
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEVICE_KINDS } from '../device/kinds.ts';
 import { commandNameSchema, commandStateSchema, refusalReasonSchema } from '../device/commands.ts';
-import { idempotencyKeySchema } from '../device/control.ts';
+import { commandClassSchema, idempotencyKeySchema } from '../device/control.ts';
 import { liftStatusSchema } from '../device/status.ts';
 import { presenceReasonSchema } from '../device/events.ts';
 import { dateTimeSchema, pageOf } from './envelope.ts';
@@ -164,6 +164,8 @@ export const liftInfoSchema = z.strictObject({
   status: liftStatusSchema.nullable(),
   config: liftConfigValuesSchema.nullable(),
   stats: liftStatsSchema,
+  /** The command classes that need a second person's approval on this lift (its organization's choice; docs/remote-control.md). */
+  approvalClasses: z.array(commandClassSchema),
 });
 export type LiftInfo = z.infer<typeof liftInfoSchema>;
 

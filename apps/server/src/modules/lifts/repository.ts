@@ -55,7 +55,7 @@ export async function listLifts(sql: SqlExecutor, auth: AuthContext, q: z.infer<
   return { total: Number(count!.n), list: rows.map((r) => toItem(auth, r)) };
 }
 
-export async function liftInfo(sql: SqlExecutor, auth: AuthContext, liftId: string): Promise<LiftInfo> {
+export async function liftInfo(sql: SqlExecutor, auth: AuthContext, liftId: string): Promise<Omit<LiftInfo, 'approvalClasses'>> {
   const [r] = await sql.query<ListRow & { iot_info: IotInfo; config_version: number; online_since: Date | null; status: LiftInfo['status']; config: LiftInfo['config']; online_ms_total: string; trips_total: string; today_online: string | null; today_trips: number | null }>(
     `select ${LIST_COLUMNS}, l.iot_info, l.config_version, l.online_since, l.status, l.config, l.online_ms_total, l.trips_total,
             d.online_ms as today_online, d.trips as today_trips

@@ -36,6 +36,7 @@ import { ownedLift } from './scope.ts';
 import { configRoleFor } from '../access/policy.ts';
 import { dailyStats, liftInfo, listLifts, publicLift, recentCommands, recentSamples, replaceLiftField, runLog, storedConfig } from './repository.ts';
 import { sendCommand } from '../commands/service.ts';
+import { approvalClassesFor } from '../control/index.ts';
 import { configLogPage, updateIotInfo, writeConfig } from './config-service.ts';
 
 const CSV_EXPORT_MAX = 100_000;
@@ -50,7 +51,8 @@ const liftRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(`${base}/getInfo`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(liftInfoSchema), body: liftIdBodySchema } }, async (request) => {
     const lift = await ownedLift(sql, request.auth!, request.body.liftId);
-    return ok(await liftInfo(sql, request.auth!, lift.id));
+    // The page knows before a click which commands wait for a second person.
+    return ok({ ...(await liftInfo(sql, request.auth!, lift.id)), approvalClasses: await approvalClassesFor(sql, lift) });
   });
 
   app.get(`${base}/run/logs/get`, { config: { access: 'lift.get' }, schema: { tags: ['lifts'], response: responsesOf(runLogPageSchema), querystring: runLogQuerySchema } }, async (request) => {

@@ -104,6 +104,18 @@ describe('two-person approval', { timeout: 60_000 }, () => {
     expect(postsTo('control')).toHaveLength(1);
   });
 
+  it("asks for approval at the first click of a class the lift's organization puts under approval, sending nothing", async () => {
+    const user = userEvent.setup();
+    serve({ lease: mine() });
+    renderPanel({ approvalClasses: ['aging'] });
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Overall aging' })).toBeEnabled(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Overall aging' }));
+    expect(await screen.findByTestId('approval-request-modal')).toBeInTheDocument();
+    expect(postsTo('control')).toHaveLength(0);
+  });
+
   it('offers Approve and Reject on requests of others only; the requester may withdraw', async () => {
     const user = userEvent.setup();
     serve({

@@ -106,6 +106,7 @@ export default function LiftDetailPage() {
             hasDeviceNo={lift.deviceNo !== null}
             status={live.status}
             canTakeOver={liftAllows(lift, 'liftControl.edit')}
+            approvalClasses={data.approvalClasses}
           />
         ) : (
           <LivePanels status={live.status} only="platform" />
