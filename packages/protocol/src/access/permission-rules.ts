@@ -29,8 +29,12 @@ export type Action = (typeof ACTIONS)[number];
  * - liftConfig: get (read configuration), edit (write it), import, export (config files)
  * - operationLog: query, export (audited commands and configuration changes)
  * - alert: query, edit (acknowledge)
+ * - incident: query (list), get (detail), add (open one, declare a maintenance window),
+ *   edit (transitions, assignment, notes, end a window early)
  * - manufacture: query, add (provision), edit (IoT info, configuration), delete (reset IoT)
  * - document: query, import (upload), delete
+ * - firmware: query (list, get packages), add (create, upload an image), delete (withdraw);
+ *   an organization's packages (docs/firmware.md), not lifts
  * - user, role, org: add, delete, edit, query, get (administration)
  */
 export const PERMISSION_IDS = [
@@ -40,8 +44,10 @@ export const PERMISSION_IDS = [
   'liftConfig',
   'operationLog',
   'alert',
+  'incident',
   'manufacture',
   'document',
+  'firmware',
   'user',
   'role',
   'org',
@@ -53,7 +59,7 @@ export const SCOPES = ['own', 'served', 'all'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Permissions whose objects are lifts: their scope decides which lifts. */
-export const LIFT_PERMISSION_IDS = ['dashboard', 'lift', 'liftControl', 'liftConfig', 'operationLog', 'alert', 'manufacture'] as const satisfies readonly PermissionId[];
+export const LIFT_PERMISSION_IDS = ['dashboard', 'lift', 'liftControl', 'liftConfig', 'operationLog', 'alert', 'incident', 'manufacture'] as const satisfies readonly PermissionId[];
 
 /** The scopes an entry of `permissionId` may carry: any for lift permissions, else `all`. */
 export function scopesFor(permissionId: PermissionId): readonly Scope[] {
@@ -171,8 +177,11 @@ export const BUILT_IN_ROLES = {
       { permissionId: 'liftConfig', actions: ['get', 'edit', 'import', 'export'], scope: 'served' },
       { permissionId: 'operationLog', actions: ['query', 'export'], scope: 'served' },
       { permissionId: 'alert', actions: ['query', 'edit'], scope: 'served' },
+      { permissionId: 'incident', actions: ['query', 'get', 'add', 'edit'], scope: 'served' },
       { permissionId: 'manufacture', actions: ['query', 'add', 'edit', 'delete'], scope: 'served' },
       { permissionId: 'document', actions: ['query', 'import', 'delete'], scope: 'all' },
+      // their organization's firmware packages (docs/firmware.md): upload, withdraw
+      { permissionId: 'firmware', actions: ['query', 'add', 'delete'], scope: 'all' },
     ],
   },
   operator: {
@@ -184,6 +193,19 @@ export const BUILT_IN_ROLES = {
       { permissionId: 'liftConfig', actions: ['get', 'edit', 'export'], scope: 'served' },
       { permissionId: 'operationLog', actions: ['query', 'export'], scope: 'served' },
       { permissionId: 'alert', actions: ['query', 'edit'], scope: 'served' },
+      { permissionId: 'incident', actions: ['query', 'get', 'add', 'edit'], scope: 'served' },
+      { permissionId: 'document', actions: ['query'], scope: 'all' },
+    ],
+  },
+  /** Service technicians: they see their organization's lifts and work on their incidents. */
+  technician: {
+    roleType: 'technician',
+    permissions: [
+      { permissionId: 'dashboard', actions: ['query'], scope: 'served' },
+      { permissionId: 'lift', actions: ['query', 'get'], scope: 'served' },
+      { permissionId: 'liftConfig', actions: ['get'], scope: 'served' },
+      { permissionId: 'alert', actions: ['query', 'edit'], scope: 'served' },
+      { permissionId: 'incident', actions: ['query', 'get', 'add', 'edit'], scope: 'served' },
       { permissionId: 'document', actions: ['query'], scope: 'all' },
     ],
   },
@@ -195,6 +217,7 @@ export const BUILT_IN_ROLES = {
       { permissionId: 'liftConfig', actions: ['get'], scope: 'served' },
       { permissionId: 'operationLog', actions: ['query'], scope: 'served' },
       { permissionId: 'alert', actions: ['query'], scope: 'served' },
+      { permissionId: 'incident', actions: ['query', 'get'], scope: 'served' },
       { permissionId: 'document', actions: ['query'], scope: 'all' },
     ],
   },

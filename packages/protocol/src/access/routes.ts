@@ -24,6 +24,8 @@ export const APP_ROUTES: RouteEntry[] = [
     children: [
       { path: '/dashboard/workplace', name: 'workplace', component: 'Workplace', meta: { title: 'menu.dashboard.workplace', permission: ['dashboard'] } },
       { path: '/dashboard/analysis', name: 'analysis', component: 'Analysis', meta: { title: 'menu.dashboard.analysis', permission: ['dashboard'] } },
+      { path: '/dashboard/condition', name: 'condition', component: 'Condition', meta: { title: 'menu.dashboard.condition', permission: ['dashboard'] } },
+      { path: '/dashboard/reports', name: 'reports', component: 'Reports', meta: { title: 'menu.dashboard.reports', permission: ['dashboard'] } },
     ],
   },
   {
@@ -36,15 +38,22 @@ export const APP_ROUTES: RouteEntry[] = [
       { path: '/lift/:liftId', name: 'liftDetail', component: 'LiftDetail', meta: { title: 'menu.cloud.liftDetail', permission: ['lift'], hideInMenu: true } },
       { path: '/lift/operation-log', name: 'operationLog', component: 'OperationLog', meta: { title: 'menu.cloud.operationLog', permission: ['operationLog'] } },
       { path: '/lift/alerts', name: 'alerts', component: 'Alerts', meta: { title: 'menu.cloud.alerts', permission: ['alert'] } },
+      { path: '/lift/incidents', name: 'incidents', component: 'Incidents', meta: { title: 'menu.cloud.incidents', permission: ['incident'] } },
+      { path: '/lift/incidents/:incidentId', name: 'incidentDetail', component: 'IncidentDetail', meta: { title: 'menu.cloud.incidentDetail', permission: ['incident'], hideInMenu: true } },
+      { path: '/lift/maintenance', name: 'maintenance', component: 'Maintenance', meta: { title: 'menu.cloud.maintenance', permission: ['incident'] } },
+      { path: '/lift/maintenance/visit/:liftId', name: 'maintenanceVisit', component: 'MaintenanceVisit', meta: { title: 'menu.cloud.maintenanceVisit', permission: ['incident'], hideInMenu: true } },
+      { path: '/lift/group-config', name: 'groupConfig', component: 'GroupConfig', meta: { title: 'menu.cloud.groupConfig', permission: ['liftConfig'] } },
     ],
   },
   {
     path: '/manufacture',
     name: 'equipment',
     redirect: '/manufacture/device',
-    meta: { title: 'menu.equipment', icon: 'tool', permission: ['manufacture'] },
+    meta: { title: 'menu.equipment', icon: 'tool', permission: ['manufacture', 'firmware'] },
     children: [
       { path: '/manufacture/device', name: 'device', component: 'ManufactureDevice', meta: { title: 'menu.equipment.device', permission: ['manufacture'] } },
+      // Firmware packages (docs/firmware.md): its own permission, so the group shows for it too.
+      { path: '/manufacture/firmware', name: 'firmware', component: 'Firmware', meta: { title: 'menu.equipment.firmware', permission: ['firmware'] } },
     ],
   },
   {
@@ -79,6 +88,7 @@ export const APP_ROUTES: RouteEntry[] = [
           { path: '/account/settings/custom', name: 'custom', component: 'AccountSettings', meta: { title: 'menu.account.settings.custom', hideInMenu: true } },
           { path: '/account/settings/binding', name: 'binding', component: 'AccountSettings', meta: { title: 'menu.account.settings.binding', hideInMenu: true } },
           { path: '/account/settings/notification', name: 'notification', component: 'AccountSettings', meta: { title: 'menu.account.settings.notification', hideInMenu: true } },
+          { path: '/account/settings/webhooks', name: 'webhooks', component: 'AccountSettings', meta: { title: 'menu.account.settings.webhooks', hideInMenu: true, permission: ['liftConfig'] } },
         ],
       },
     ],

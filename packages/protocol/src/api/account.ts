@@ -52,6 +52,12 @@ export const notificationSettingsSchema = z.strictObject({
   mailFaults: z.boolean(),
   mailHelp: z.boolean(),
   mailOffline: z.boolean(),
+  /** The emergency-alarm device failed or missed its self-test, or its battery is low (absent in older clients: off). */
+  mailAlarmDevice: z.boolean().default(false),
+  /** The weekly mail of the lifts whose maintenance is overdue or due soon (absent in older clients: off). */
+  mailMaintenance: z.boolean().default(false),
+  /** The monthly availability report of the user's organization, with the PDF (absent in older clients: off). */
+  mailReport: z.boolean().default(false),
   offlineMinutes: z.number().int().min(5).max(7 * 24 * 60),
   liftIds: z.array(z.uuid()).max(10_000),
 });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { dateTimeSchema } from './envelope.ts';
 
 /** Answer shapes of the alerts API (`/auth/access/alerts`, `/auth/access/notifications`). */
-export const ALERT_KINDS = ['fault', 'help', 'offline'] as const;
+/** `alarmTest`: the emergency-alarm device failed or missed its self-test; `alarmBattery`: its battery is low (EN 81-28). */
+export const ALERT_KINDS = ['fault', 'help', 'offline', 'alarmTest', 'alarmBattery'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export const alertViewSchema = z.strictObject({
@@ -11,7 +12,7 @@ export const alertViewSchema = z.strictObject({
   deviceNo: z.string().nullable(),
   alias: z.string(),
   kind: z.enum(ALERT_KINDS),
-  /** The fault code of a fault alert, null otherwise. */
+  /** The fault code of a fault alert; `failed` or `missed` for an alarmTest alert; null otherwise. */
   code: z.string().nullable(),
   raisedAt: z.string(),
   clearedAt: z.string().nullable(),

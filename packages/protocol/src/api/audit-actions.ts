@@ -1,6 +1,7 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../constants.ts';
 import { REFUSAL_REASONS } from '../device/commands.ts';
 import { localized, pickText, type LocalizedText } from '../device/texts.ts';
+import { INCIDENT_STATE_TEXTS } from './incidents.ts';
 
 /**
  * Every action the server audits, as data: its name, the keys of its detail, and a
@@ -100,6 +101,10 @@ const REASONS: Record<string, LocalizedText> = {
   'approval.required': localized('需要另一位用户批准', 'Needs another user\'s approval', 'Нужно одобрение другого пользователя'),
   'approval.closed': localized('审批申请已处理、撤回或过期', 'The request was decided, withdrawn or expired already', 'Запрос уже решён, отозван или истёк'),
   'approval.ownRequest': localized('不能批准自己的申请', 'Nobody may approve their own request', 'Нельзя одобрить собственный запрос'),
+  'incident.transition': localized('事件不能从当前状态转到该状态', 'Not allowed from the incident\'s current state', 'Недопустимо из текущего состояния инцидента'),
+  'incident.needsAssignee': localized('需要先指派技术员', 'A technician must be assigned first', 'Сначала нужно назначить техника'),
+  'incident.assignee': localized('该用户不能被指派处理此设备的事件', 'This user may not be assigned to this lift\'s incidents', 'Этого пользователя нельзя назначить на инциденты этого лифта'),
+  'escalation.notCandidate': localized('值班名单和负责人只能是本组织可处理事件的在用成员', 'Only active members of the organization who may work on incidents can be on call or manager', 'Дежурными и руководителем могут быть только активные сотрудники организации с доступом к инцидентам'),
   'config.reconfigure': localized('设备已配置，需确认重新配置', 'Already configured: reconfiguring needs a confirmation', 'Уже настроено: перенастройку нужно подтвердить'),
   'config.versionConflict': localized('配置已被修改，请重新读取', 'The configuration changed meanwhile', 'Конфигурация изменилась тем временем'),
   'config.invalid': localized('配置无效', 'The configuration is not valid', 'Недопустимая конфигурация'),
@@ -171,6 +176,12 @@ const USER_FIELDS: Record<string, LocalizedText> = {
 };
 const LIST_SEPARATOR: LocalizedText = localized('、', ', ', ', ');
 
+/** How a logbook's chain is broken at an entry (LOGBOOK_PROBLEMS), as the verify summary says it. */
+const LOGBOOK_PROBLEM_TEXTS: Record<string, LocalizedText> = {
+  altered: localized('已被修改', 'was altered', 'изменена'),
+  unlinked: localized('与前一条不衔接', 'does not follow the one before', 'не продолжает предыдущую'),
+  missing: localized('缺失', 'is missing', 'отсутствует'),
+};
 const ROWS = localized('导出 {rows} 行', '{rows} rows exported', 'Выгружено строк: {rows}');
 const SESSIONS_ENDED = localized('结束 {sessionsEnded} 个会话', 'Sessions ended: {sessionsEnded}', 'Завершено сеансов: {sessionsEnded}');
 const BEFORE_AFTER = localized('{before} → {after}', '{before} → {after}', '{before} → {after}');
@@ -321,6 +332,15 @@ export const AUDIT_ACTIONS = {
     lift: true,
     examples: [{ name: 'configSet', args: { version: 3 }, reason: null }, { name: 'configSet', args: { version: 3, source: 'runConfig' }, reason: 'versionConflict' }],
   }),
+  'lift.groupConfig': def({
+    name: localized('批量下发配置', 'Group configuration sent', 'Групповая запись конфигурации'),
+    fields: ['groupId', 'fields', 'lifts', 'sent', 'offline', 'skipped'],
+    summary: {
+      default: localized('字段 {fields}：{lifts} 台设备，发送 {sent}，离线 {offline}，跳过 {skipped}', 'Fields {fields}: {lifts} lifts, {sent} sent, {offline} offline, {skipped} skipped', 'Поля {fields}: лифтов {lifts}, отправлено {sent}, не в сети {offline}, пропущено {skipped}'),
+    },
+    values: (d) => ({ fields: Array.isArray(d.fields) ? d.fields.join(', ') : str(d.fields) }),
+    examples: [{ groupId: '5f0c1f9e-0c55-4a33-9d0e-62f4a1f0a001', fields: ['rapidSpeed', 'voiceLanguage'], lifts: 12, sent: 10, offline: 1, skipped: 1 }],
+  }),
   'lift.readConfig': def({
     name: localized('读取配置', 'Configuration read', 'Чтение конфигурации'),
     fields: COMMAND_FIELDS,
@@ -346,7 +366,120 @@ export const AUDIT_ACTIONS = {
     examples: [{ before: {}, after: { carrier: 'China Mobile', iccid: '898600000000000000' } }],
   }),
   'lift.exportLog': def({ name: localized('导出运行日志', 'Run log exported', 'Экспорт журнала'), fields: ['rows'], summary: { default: ROWS }, lift: true, examples: [{ rows: 40 }] }),
+  'lift.exportLogbook': def({ name: localized('导出设备履历', 'Logbook exported', 'Экспорт журнала лифта'), fields: ['rows'], summary: { default: ROWS }, lift: true, examples: [{ rows: 120 }] }),
+  'lift.verifyLogbook': def({
+    name: localized('校验设备履历', 'Logbook verified', 'Проверка журнала лифта'),
+    fields: ['checked', 'headSeq', 'brokenSeq', 'problem'],
+    summary: {
+      default: localized('{checked} 条记录完整', '{checked} entries intact', 'Записей без изменений: {checked}'),
+      broken: localized('第 {brokenSeq} 条记录{problem}', 'Entry {brokenSeq} {problem}', 'Запись {brokenSeq}: {problem}'),
+    },
+    variant: (d) => (d.brokenSeq != null ? 'broken' : 'default'),
+    values: (d, l) => ({ problem: word(LOGBOOK_PROBLEM_TEXTS, d.problem, l) }),
+    lift: true,
+    examples: [{ checked: 42, headSeq: 42 }, { checked: 6, headSeq: 42, brokenSeq: 7, problem: 'altered' }, { checked: 6, headSeq: 42, brokenSeq: 7, problem: 'missing' }, { checked: 6, headSeq: 42, brokenSeq: 7, problem: 'unlinked' }],
+  }),
   'alert.acknowledge': def({ name: localized('确认告警', 'Alert acknowledged', 'Подтверждение тревоги'), fields: [], summary: { default: localized('告警已确认', 'The alert was acknowledged', 'Тревога подтверждена') }, lift: true, examples: [{}] }),
+  'incident.open': def({
+    name: localized('创建事件', 'Incident opened', 'Открытие инцидента'),
+    fields: ['incidentId', 'title', 'priority'],
+    summary: { default: localized('事件 {incidentId}：{title}', 'Incident {incidentId}: {title}', 'Инцидент {incidentId}: {title}') },
+    lift: true,
+    examples: [{ incidentId: 7, title: 'Seat belt torn', priority: 'normal' }],
+  }),
+  'incident.transition': def({
+    name: localized('事件状态变更', 'Incident step', 'Шаг инцидента'),
+    fields: ['incidentId', 'from', 'to', 'note', 'rootCause', 'reason'],
+    summary: { default: localized('事件 {incidentId}：{fromText} → {toText}', 'Incident {incidentId}: {fromText} → {toText}', 'Инцидент {incidentId}: {fromText} → {toText}') },
+    values: (d, l) => ({ fromText: word(INCIDENT_STATE_TEXTS, d.from, l), toText: word(INCIDENT_STATE_TEXTS, d.to, l) }),
+    lift: true,
+    examples: [
+      { incidentId: 7, from: 'open', to: 'acknowledged' },
+      { incidentId: 7, from: 'onSite', to: 'resolved', rootCause: 'wornPart' },
+      { incidentId: 7, from: 'open', to: 'closed', reason: 'incident.transition' },
+    ],
+  }),
+  'incident.assign': def({
+    name: localized('指派技术员', 'Technician assigned', 'Назначение техника'),
+    fields: ['incidentId', 'assignee', 'reason'],
+    summary: { default: localized('事件 {incidentId} 指派给 {assignee}', 'Incident {incidentId} assigned to {assignee}', 'Инцидент {incidentId} назначен: {assignee}') },
+    lift: true,
+    examples: [{ incidentId: 7, assignee: 'li.wei' }, { incidentId: 7, assignee: 'guest', reason: 'incident.assignee' }],
+  }),
+  'incident.escalate': def({
+    name: localized('事件升级', 'Incident escalated', 'Эскалация инцидента'),
+    fields: ['incidentId', 'to', 'step', 'manager'],
+    summary: {
+      default: localized('事件 {incidentId} 无人确认，已通知值班人员 {to}', 'Incident {incidentId} not acknowledged: on-call {to} asked', 'Инцидент {incidentId} не принят: запрошен дежурный {to}'),
+      manager: localized('事件 {incidentId} 值班无人确认，已通知负责人 {to}', 'Incident {incidentId} not acknowledged on call: manager {to} asked', 'Инцидент {incidentId} не принят дежурными: запрошен руководитель {to}'),
+    },
+    variant: (d) => (d.manager === true ? 'manager' : 'default'),
+    lift: true,
+    examples: [{ incidentId: 7, to: 'Li Wei', step: 0, manager: false }, { incidentId: 7, to: 'Zhang Min', step: 2, manager: true }],
+  }),
+  'incident.note': def({
+    name: localized('事件备注', 'Incident note', 'Заметка к инциденту'),
+    fields: ['incidentId'],
+    summary: { default: localized('事件 {incidentId} 新增备注', 'A note was added to incident {incidentId}', 'К инциденту {incidentId} добавлена заметка') },
+    lift: true,
+    examples: [{ incidentId: 7 }],
+  }),
+  'incident.photo': def({
+    name: localized('事件照片', 'Incident photo', 'Фото к инциденту'),
+    fields: ['incidentId', 'photoId', 'size', 'sha256'],
+    summary: { default: localized('事件 {incidentId} 新增照片', 'A photo was added to incident {incidentId}', 'К инциденту {incidentId} добавлено фото') },
+    lift: true,
+    examples: [{ incidentId: 7, photoId: '3f1c2e4a-5b6d-4e7f-8a9b-0c1d2e3f4a5b', size: 2_483_112, sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }],
+  }),
+  'maintenance.declare': def({
+    name: localized('声明维护时段', 'Maintenance window declared', 'Объявлено окно обслуживания'),
+    fields: ['windowId', 'startsAt', 'endsAt', 'purpose', 'lifts'],
+    summary: { default: localized('维护时段 {windowId}（{lifts} 台设备）：{startsAt} – {endsAt}，{purpose}', 'Maintenance window {windowId} ({lifts} lifts): {startsAt} – {endsAt}, {purpose}', 'Окно обслуживания {windowId} (лифтов: {lifts}): {startsAt} – {endsAt}, {purpose}') },
+    lift: true,
+    examples: [{ windowId: 3, startsAt: '2026-05-01T08:00:00.000Z', endsAt: '2026-05-01T12:00:00.000Z', purpose: 'Yearly inspection', lifts: 2 }],
+  }),
+  'maintenance.end': def({
+    name: localized('提前结束维护时段', 'Maintenance window ended early', 'Окно обслуживания завершено досрочно'),
+    fields: ['windowId'],
+    summary: { default: localized('维护时段 {windowId} 已结束', 'Maintenance window {windowId} ended', 'Окно обслуживания {windowId} завершено') },
+    lift: true,
+    examples: [{ windowId: 3 }],
+  }),
+  // Maintenance plans and visits (docs/service.md).
+  'maintenance.template': def({
+    name: localized('修改保养检查表', 'Maintenance checklist changed', 'Изменение чек-листа обслуживания'),
+    fields: ['orgId', 'kind', 'items'],
+    summary: {
+      default: localized('{kind}：{items} 项', '{kind}: {items} items', '{kind}: пунктов {items}'),
+      reset: localized('{kind}：恢复默认检查表', '{kind}: back to the built-in checklist', '{kind}: снова встроенный чек-лист'),
+    },
+    variant: (d) => (d.items == null ? 'reset' : 'default'),
+    examples: [{ orgId: 'o1', kind: 'verticalHydraulic', items: 12 }, { orgId: 'o1', kind: 'verticalHydraulic', items: null }],
+  }),
+  'maintenance.plan': def({
+    name: localized('设置保养计划', 'Maintenance plan set', 'План обслуживания'),
+    fields: ['intervalDays', 'intervalTrips'],
+    summary: {
+      default: localized('每 {intervalDays} 天或 {intervalTrips} 次运行', 'Every {intervalDays} days or {intervalTrips} trips', 'Каждые {intervalDays} дн. или {intervalTrips} поездок'),
+      removed: localized('保养计划已删除', 'The plan was removed', 'План удалён'),
+    },
+    variant: (d) => (d.intervalDays == null && d.intervalTrips == null ? 'removed' : 'default'),
+    values: (d) => ({ intervalDays: d.intervalDays == null ? '—' : str(d.intervalDays), intervalTrips: d.intervalTrips == null ? '—' : str(d.intervalTrips) }),
+    lift: true,
+    examples: [{ intervalDays: 90, intervalTrips: 20000 }, { intervalDays: 30, intervalTrips: null }, { intervalDays: null, intervalTrips: null }],
+  }),
+  'maintenance.visit': def({
+    name: localized('保养记录', 'Maintenance visit', 'Обслуживание'),
+    fields: ['visitId', 'checked', 'failed', 'incidentIds', 'reason'],
+    summary: {
+      default: localized('保养记录 {visitId}：{checked} 项，{failed} 项不合格，关闭 {incidents} 个事件', 'Visit {visitId}: {checked} items, {failed} failed, {incidents} incidents closed', 'Обслуживание {visitId}: пунктов {checked}, не пройдено {failed}, закрыто инцидентов {incidents}'),
+      refused: localized('保养记录被拒绝：所选事件不属于此设备或已关闭', 'Visit refused: an incident named is not an open one of this lift', 'Запись отклонена: указанный инцидент не открыт на этом лифте'),
+    },
+    variant: (d) => (d.reason != null ? 'refused' : 'default'),
+    values: (d) => ({ incidents: Array.isArray(d.incidentIds) ? d.incidentIds.length : 0 }),
+    lift: true,
+    examples: [{ visitId: 4, checked: 14, failed: 1, incidentIds: [7] }, { incidentIds: [9], reason: 'visit.incidentNotOnLift' }],
+  }),
   'user.create': def({ name: localized('创建用户', 'User created', 'Создание пользователя'), fields: ['after'], summary: { default: NAMED('用户', 'User', 'Пользователь') }, values: (d) => ({ name: str(obj(d.after).username) }), examples: [{ after: { username: 'li.wei', roleId: 'r1', orgId: null } }] }),
   'user.update': def({
     name: localized('修改用户', 'User changed', 'Изменение пользователя'),
@@ -390,6 +523,23 @@ export const AUDIT_ACTIONS = {
   }),
   'org.create': def({ name: localized('创建组织', 'Organization created', 'Создание организации'), fields: ['after'], summary: { default: NAMED('组织', 'Organization', 'Организация') }, values: nameOf, examples: [{ after: { name: 'Metro', kind: 'operator' } }] }),
   'org.update': def({ name: localized('修改组织', 'Organization changed', 'Изменение организации'), fields: ['before', 'after'], summary: { default: NAMED('组织', 'Organization', 'Организация') }, values: nameOf, examples: [{ before: { name: 'Metro' }, after: { id: 'o1', name: 'Metro North' } }] }),
+  'org.escalation': def({
+    name: localized('修改值班升级', 'On-call escalation changed', 'Изменение эскалации дежурных'),
+    fields: ['orgId', 'name', 'before', 'after', 'userIds', 'reason'],
+    summary: {
+      default: localized('{name}：值班 {count} 人，确认时限 {minutes} 分钟', '{name}: {count} on call, {minutes} min to acknowledge', '{name}: дежурных {count}, на принятие {minutes} мин'),
+      refused: localized('值班名单未保存', 'On-call list not saved', 'Список дежурных не сохранён'),
+    },
+    variant: (d) => (d.after === undefined ? 'refused' : 'default'),
+    values: (d) => {
+      const after = obj(d.after);
+      return { count: String(Array.isArray(after.onCall) ? after.onCall.length : 0), minutes: str(after.ackMinutes) };
+    },
+    examples: [
+      { orgId: 'o1', name: 'Metro', before: { onCall: [], managerId: null, ackMinutes: 10 }, after: { onCall: ['u1', 'u2'], managerId: 'u3', ackMinutes: 5 } },
+      { orgId: 'o1', userIds: ['u9'], reason: 'escalation.notCandidate' },
+    ],
+  }),
   'org.delete': def({ name: localized('删除组织', 'Organization deleted', 'Удаление организации'), fields: [], summary: { default: localized('组织已删除', 'The organization was deleted', 'Организация удалена') }, examples: [{}] }),
   'org.assignLifts': def({
     name: localized('分配设备', 'Lifts assigned', 'Назначение лифтов'),
@@ -397,6 +547,44 @@ export const AUDIT_ACTIONS = {
     summary: { default: localized('分配 {count} 台设备', '{count} lifts assigned', 'Назначено лифтов: {count}') },
     values: (d) => ({ count: Array.isArray(d.liftIds) ? d.liftIds.length : 0 }),
     examples: [{ liftIds: ['a', 'b'] }],
+  }),
+  // An organization's webhooks (docs/webhooks.md); the detail never holds a secret.
+  'webhook.create': def({
+    name: localized('创建 Webhook', 'Webhook created', 'Создание вебхука'),
+    fields: ['orgId', 'after'],
+    summary: { default: localized('Webhook {url}', 'Webhook {url}', 'Вебхук {url}') },
+    values: (d) => ({ url: str(obj(d.after).url) }),
+    examples: [{ orgId: 'o1', after: { url: 'https://tickets.example.com/liftlink', eventTypes: ['alert.raised'], enabled: true } }],
+  }),
+  'webhook.update': def({
+    name: localized('修改 Webhook', 'Webhook changed', 'Изменение вебхука'),
+    fields: ['orgId', 'before', 'after'],
+    summary: { default: localized('Webhook {url}', 'Webhook {url}', 'Вебхук {url}') },
+    values: (d) => ({ url: str(obj(d.after).url ?? obj(d.before).url) }),
+    examples: [{ orgId: 'o1', before: { url: 'https://tickets.example.com/a', enabled: true }, after: { url: 'https://tickets.example.com/a', enabled: false } }],
+  }),
+  'webhook.delete': def({
+    name: localized('删除 Webhook', 'Webhook deleted', 'Удаление вебхука'),
+    fields: ['orgId', 'before'],
+    summary: { default: localized('Webhook {url}', 'Webhook {url}', 'Вебхук {url}') },
+    values: (d) => ({ url: str(obj(d.before).url) }),
+    examples: [{ orgId: 'o1', before: { url: 'https://tickets.example.com/liftlink' } }],
+  }),
+  'webhook.rotateSecret': def({
+    name: localized('更换 Webhook 密钥', 'Webhook secret replaced', 'Замена секрета вебхука'),
+    fields: ['orgId', 'url'],
+    summary: { default: localized('{url} 使用新密钥签名', '{url} is signed with a new secret', '{url}: подпись новым секретом') },
+    examples: [{ orgId: 'o1', url: 'https://tickets.example.com/liftlink' }],
+  }),
+  'webhook.test': def({
+    name: localized('Webhook 测试发送', 'Webhook test sent', 'Тестовая отправка вебхука'),
+    fields: ['orgId', 'url', 'statusCode', 'error'],
+    summary: {
+      default: localized('{url} 应答 {statusCode}', '{url} answered {statusCode}', '{url} ответил {statusCode}'),
+      unreachable: localized('{url} 无法送达：{error}', '{url} not reached: {error}', '{url} недоступен: {error}'),
+    },
+    variant: (d) => (d.statusCode == null ? 'unreachable' : 'default'),
+    examples: [{ orgId: 'o1', url: 'https://tickets.example.com/liftlink', statusCode: 200 }, { orgId: 'o1', url: 'https://tickets.example.com/liftlink', statusCode: null, error: 'timeout' }],
   }),
   'role.create': def({ name: localized('创建角色', 'Role created', 'Создание роли'), fields: ['after'], summary: { default: NAMED('角色', 'Role', 'Роль') }, values: nameOf, examples: [{ after: { name: 'Service' } }] }),
   'role.update': def({ name: localized('修改角色', 'Role changed', 'Изменение роли'), fields: ['before', 'after'], summary: { default: NAMED('角色', 'Role', 'Роль') }, values: nameOf, examples: [{ before: { name: 'Service' }, after: { id: 'r1', name: 'Field service' } }] }),
@@ -415,7 +603,41 @@ export const AUDIT_ACTIONS = {
     values: (d) => ({ kb: Math.ceil(Number(d.size ?? 0) / 1024) }),
     examples: [{ name: 'manual.pdf', kind: 'manual', size: 20_480, sha256: 'ab' }],
   }),
+  'report.generate': def({
+    name: localized('生成报表', 'Report generated', 'Формирование отчёта'),
+    fields: ['month', 'site', 'language'],
+    summary: { default: localized('{month}，{where}', '{month}, {where}', '{month}, {where}') },
+    values: (d, lang) => ({ where: d.site ? str(d.site) : pickText(localized('整个组织', 'whole organization', 'вся организация'), lang) }),
+    examples: [{ month: '2026-10', site: null, language: 'en-US' }, { month: '2026-10', site: 'North', language: 'ru-RU' }],
+  }),
+  'report.download': def({
+    name: localized('下载报表', 'Report downloaded', 'Скачивание отчёта'),
+    fields: ['month', 'site', 'format'],
+    summary: { default: localized('{month}，{format}', '{month}, {format}', '{month}, {format}') },
+    values: (d) => ({ format: str(d.format).toUpperCase() }),
+    examples: [{ month: '2026-10', site: null, format: 'pdf' }],
+  }),
   'document.delete': def({ name: localized('删除文档', 'Document deleted', 'Удаление документа'), fields: ['name'], summary: { default: localized('{name}', '{name}', '{name}') }, examples: [{ name: 'manual.pdf' }] }),
+  // Firmware packages (docs/firmware.md).
+  'firmware.create': def({
+    name: localized('创建固件包', 'Firmware package created', 'Создание пакета прошивки'),
+    fields: ['orgId', 'version', 'minVersion', 'kinds'],
+    summary: { default: localized('{version}（最低 {minVersion}）', '{version} (minimum {minVersion})', '{version} (минимум {minVersion})') },
+    examples: [{ orgId: 'o1', version: 'FW-1.5.0', minVersion: 'FW-1.2.0', kinds: ['inclinedStraightRack'] }],
+  }),
+  'firmware.upload': def({
+    name: localized('上传固件', 'Firmware image uploaded', 'Загрузка образа прошивки'),
+    fields: ['orgId', 'version', 'size', 'sha256'],
+    summary: { default: localized('{version}（{kb} KB，SHA-256 {sha}…）', '{version} ({kb} KB, SHA-256 {sha}…)', '{version} ({kb} КБ, SHA-256 {sha}…)') },
+    values: (d) => ({ kb: Math.ceil(Number(d.size ?? 0) / 1024), sha: str(d.sha256).slice(0, 12) }),
+    examples: [{ orgId: 'o1', version: 'FW-1.5.0', size: 1_048_576, sha256: '30e14955ebf1352266dc2ff8067e68104607e750abb9d3b36582b8af909fcb58' }],
+  }),
+  'firmware.withdraw': def({
+    name: localized('撤回固件包', 'Firmware package withdrawn', 'Отзыв пакета прошивки'),
+    fields: ['orgId', 'version'],
+    summary: { default: localized('{version} 不再提供或下载', '{version} is no longer offered or downloaded', '{version} больше не предлагается и не загружается') },
+    examples: [{ orgId: 'o1', version: 'FW-1.5.0' }],
+  }),
   'manufacture.assignDeviceNo': def({
     name: localized('分配设备号', 'Device number assigned', 'Присвоение номера устройства'),
     fields: IOT_FIELDS,

@@ -73,10 +73,50 @@ export const API_CODES = {
   'approval.notFound': { status: 404, msg: 'Approval request not found' },
   'approval.closed': { status: 409, msg: 'The approval request was decided, withdrawn or expired already' },
   'approval.ownRequest': { status: 403, msg: 'A second person must approve this request' },
+  // Incidents and maintenance windows (docs/service.md).
+  'incident.notFound': { status: 404, msg: 'Incident not found' },
+  'incident.transition': { status: 409, msg: 'The incident cannot go to that state from its current one' },
+  'incident.needsAssignee': { status: 409, msg: 'Assign a technician before this step' },
+  'incident.assignee': { status: 409, msg: 'This user may not be assigned to incidents of this lift' },
+  // Photos on incidents: JPEG, PNG or WebP by their bytes, at most MAX_INCIDENT_PHOTO_BYTES (the data names the limit).
+  'incident.photoType': { status: 415, msg: 'Only JPEG, PNG or WebP photos can be added' },
+  'incident.photoTooLarge': { status: 413, msg: 'The photo is too large' },
+  'incident.photoLimit': { status: 409, msg: 'The incident has as many photos as it may have' },
+  'incident.photoNotFound': { status: 404, msg: 'Photo not found' },
+  'maintenance.notFound': { status: 404, msg: 'Maintenance window not found' },
+  'maintenance.ended': { status: 409, msg: 'The maintenance window has ended already' },
+  // Group configuration (docs/group-config.md).
+  'groupConfig.tooMany': { status: 409, msg: 'The selection holds more lifts than one group send may reach' },
+  'groupConfig.notFound': { status: 404, msg: 'Group send not found' },
+  // Maintenance plans and visits (docs/service.md).
+  'visit.notFound': { status: 404, msg: 'Maintenance visit not found' },
+  'visit.incidentNotOnLift': { status: 409, msg: 'An incident named is not an open incident of this lift' },
+  // Escalation (docs/service.md): the data names the users refused.
+  'escalation.notCandidate': { status: 400, msg: 'Only active members of the organization who may work on incidents can be on its on-call list or be its manager' },
+  // Webhooks (docs/webhooks.md).
+  'webhook.notFound': { status: 404, msg: 'Webhook not found' },
+  'webhook.badUrl': { status: 400, msg: 'The address must be https (http only for loopback addresses), without a user name or password' },
+  // Firmware packages (docs/firmware.md); the lift's download answers 401, 410 and 416 as docs/protocol.md 11.5 reads them.
+  'firmware.notFound': { status: 404, msg: 'Firmware package not found' },
+  'firmware.exists': { status: 409, msg: 'The organization has a package of this version already' },
+  'firmware.notManufacturer': { status: 409, msg: 'Firmware packages and signing keys belong to a manufacturer organization' },
+  'firmware.uploaded': { status: 409, msg: 'The image of this package was uploaded already, or is being uploaded' },
+  'firmware.notReady': { status: 409, msg: 'The package has no image yet' },
+  'firmware.withdrawn': { status: 410, msg: 'The package has been withdrawn' },
+  'firmware.tooLarge': { status: 413, msg: 'The image is larger than a firmware image may be' },
+  'firmware.notForLift': { status: 409, msg: 'The package is not made for this lift (its kind or its maker)' },
+  'firmware.tokenRefused': { status: 401, msg: 'The download token is not valid for this lift and package' },
+  'firmware.range': { status: 416, msg: 'The range starts beyond the end of the image' },
+  'firmware.keySecretMissing': { status: 503, msg: 'FIRMWARE_KEY_SECRET is not set: the server cannot keep signing keys' },
+  'firmware.keySecretWrong': { status: 503, msg: 'The signing key cannot be read with this FIRMWARE_KEY_SECRET' },
   'config.reconfigure': { status: 409, msg: 'The lift is already configured; confirm to reconfigure' },
   'config.versionConflict': { status: 409, msg: 'The configuration changed meanwhile; read it again' },
   'config.invalid': { status: 400, msg: 'modification failed' },
   'document.notFound': { status: 404, msg: 'Document not found' },
+  // The logbook's PDF export needs a font with Latin, Cyrillic and CJK letters (docs/logbook.md).
+  'logbook.pdfFont': { status: 503, msg: 'No font for the PDF export is installed on the server (fonts-wqy-microhei)' },
+  // Scheduled reports (docs/reports.md).
+  'report.notFound': { status: 404, msg: 'Report not found' },
   'service.unavailable': { status: 503, msg: 'The service is unavailable' },
   'backup.external': { status: 409, msg: 'This server uses PostgreSQL: back it up with pg_dump (docs/operations.md)' },
   'rateLimited': { status: 429, msg: 'Too many requests' },

@@ -3,6 +3,7 @@ import { DEVICE_KINDS } from '../device/kinds.ts';
 import { commandNameSchema, commandStateSchema, refusalReasonSchema } from '../device/commands.ts';
 import { commandClassSchema, idempotencyKeySchema } from '../device/control.ts';
 import { liftStatusSchema } from '../device/status.ts';
+import { ALARM_TEST_PARTS, ALARM_TEST_RESULTS } from '../device/alarm-device.ts';
 import { presenceReasonSchema } from '../device/events.ts';
 import { dateTimeSchema, pageOf } from './envelope.ts';
 import { actionSchema, permissionIdSchema } from '../access/permissions.ts';
@@ -158,12 +159,26 @@ export const liftStatsSchema = z.strictObject({
 });
 export type LiftStats = z.infer<typeof liftStatsSchema>;
 
+/**
+ * The emergency-alarm device as the lift last reported it (`alarm` topic): its last self-test,
+ * its battery, and whether a passed test is overdue (none within ALARM_TEST_MAX_HOURS).
+ */
+export const alarmDeviceViewSchema = z.strictObject({
+  reportedAt: z.string(),
+  lastTest: z.strictObject({ at: z.string(), result: z.enum(ALARM_TEST_RESULTS), failed: z.array(z.enum(ALARM_TEST_PARTS)) }).nullable(),
+  battery: z.strictObject({ percent: z.number().nullable(), voltage: z.number().nullable(), low: z.boolean() }),
+  testOverdue: z.boolean(),
+});
+export type AlarmDeviceView = z.infer<typeof alarmDeviceViewSchema>;
+
 /** `POST /auth/access/lift/getInfo`: the lift, its last status and configuration, its running figures. */
 export const liftInfoSchema = z.strictObject({
   lift: liftListItemSchema.extend({ iotInfo: storedIotInfoSchema, configVersion: z.number(), onlineSince: z.string().nullable() }),
   status: liftStatusSchema.nullable(),
   config: liftConfigValuesSchema.nullable(),
   stats: liftStatsSchema,
+  /** The alarm device's health; null until the lift has sent its first alarm report. */
+  alarmDevice: alarmDeviceViewSchema.nullable(),
   /** The command classes that need a second person's approval on this lift (its organization's choice; docs/remote-control.md). */
   approvalClasses: z.array(commandClassSchema),
 });

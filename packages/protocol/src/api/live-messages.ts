@@ -4,6 +4,9 @@ import type { LiftStatus } from '../device/status.ts';
 import type { AlertView } from './alerts.ts';
 import type { ApiCode } from './envelope.ts';
 import type { ApprovalView, LeaseEndReason, LeaseView } from './control.ts';
+import type { IncidentView } from './incidents.ts';
+import type { IncidentNotification } from './escalation.ts';
+import type { GroupConfigLiftState, GroupConfigReason } from './group-config.ts';
 
 /**
  * The live WebSocket (`GET /ws/live`): JSON messages both ways, typed here for the server
@@ -109,14 +112,41 @@ export interface LiveApprovalMessage {
   approval: ApprovalView;
 }
 
+/** An incident was opened, changed state or assignee, got a note, or a repeat of its cause attached to it. */
+export interface LiveIncidentMessage {
+  type: 'incident';
+  liftId: string;
+  incident: IncidentView;
+}
+
+/**
+ * An in-app notification about an incident (escalation: asked to acknowledge, or told who
+ * took it) for one user: the socket sends it only to `userId`, whatever they subscribed.
+ */
+export interface LiveNotificationMessage {
+  type: 'notification';
+  liftId: string;
+  userId: string;
+  notification: IncidentNotification;
+}
+
+/** A lift's state in a group configuration send changed (docs/group-config.md). */
+export interface LiveGroupConfigMessage {
+  type: 'groupConfig';
+  liftId: string;
+  groupId: string;
+  state: GroupConfigLiftState;
+  reason: GroupConfigReason | null;
+}
+
 /** A change of one lift, as the live bus carries it between instances (and command waiters hear it). */
-export type LiveChange = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveAlertMessage | LiveLeaseMessage | LiveApprovalMessage;
+export type LiveChange = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveAlertMessage | LiveLeaseMessage | LiveApprovalMessage | LiveIncidentMessage | LiveNotificationMessage | LiveGroupConfigMessage;
 
 /** What a subscriber of one lift is given. */
-export type LiftLiveMessage = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveLeaseMessage | LiveApprovalMessage;
+export type LiftLiveMessage = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveLeaseMessage | LiveApprovalMessage | LiveIncidentMessage | LiveGroupConfigMessage;
 
-/** What a fleet subscriber is given: presence, a digest of each status, and alerts. */
-export type FleetLiveMessage = LivePresenceMessage | LiveFleetStatusMessage | LiveAlertMessage;
+/** What a fleet subscriber is given: presence, a digest of each status, alerts, and incidents (to those who may see incidents). */
+export type FleetLiveMessage = LivePresenceMessage | LiveFleetStatusMessage | LiveAlertMessage | LiveIncidentMessage | LiveNotificationMessage;
 
 /** Everything `/ws/live` sends. */
 export type LiveServerMessage =

@@ -158,7 +158,8 @@ export function floorsOf(config: LiftConfig): number {
 
 const typeError = (iss: { input?: unknown }) => (iss.input === undefined || iss.input === null || iss.input === '' ? 'validation.required' : 'validation.invalid');
 
-function fieldSchema(f: ConfigField): z.ZodType<ConfigValue> {
+/** The zod schema of one field's value (its type, bounds and messages). */
+export function configFieldSchema(f: ConfigField): z.ZodType<ConfigValue> {
   switch (f.type) {
     case 'boolean':
       return z.boolean({ error: typeError });
@@ -237,7 +238,7 @@ export function buildConfigSchema(floors: number): z.ZodType<LiftConfig> {
   const floorCount = Number.isFinite(floors) ? Math.min(Math.max(Math.trunc(floors), 1), FLOORS_MAX) : 1;
   let schema = schemaCache.get(floorCount);
   if (!schema) {
-    const shape = Object.fromEntries(configFieldsFor(floorCount).map((f) => [f.key, fieldSchema(f)]));
+    const shape = Object.fromEntries(configFieldsFor(floorCount).map((f) => [f.key, configFieldSchema(f)]));
     schema = z.strictObject(shape).superRefine(crossFieldRules(floorCount));
     schemaCache.set(floorCount, schema);
   }

@@ -9,7 +9,7 @@ describe('event codes', () => {
       ...[1, 2, 3, 4].flatMap((n) => [`RZM${n}`, `RZY${n}`, `RZD${n}`]),
       ...[1, 2, 3, 4, 5].flatMap((n) => [`RZB${n}`, `RZF${n}`]),
       'EA', 'EB', 'EC', 'ED', 'EE', 'EF',
-      'ONLINE', 'OFFLINE',
+      'ONLINE', 'OFFLINE', 'MAINT_ON', 'MAINT_OFF',
     ];
     expect([...EVENT_CODES].sort()).toEqual(expected.sort());
     expect(new Set(EVENT_CODES).size).toBe(EVENT_CODES.length);
@@ -52,6 +52,7 @@ describe('event codes', () => {
     // The cloud writes the connection events; a lift may not send them.
     expect(eventCodeSchema.safeParse('OFFLINE').success).toBe(false);
     expect(eventCodeSchema.safeParse('ONLINE').success).toBe(false);
+    expect(eventCodeSchema.safeParse('MAINT_ON').success).toBe(false);
     expect(isEventCode('OFFLINE')).toBe(true);
     expect(eventFloor('RZY2')).toBe(2);
     expect(eventFloor('RZB2')).toBeNull();

@@ -32,12 +32,15 @@ export type EventCode =
   | FaultCode;
 /** The codes the cloud writes itself: a lift's connection coming up and going down. */
 export type PresenceCode = 'ONLINE' | 'OFFLINE';
+/** The codes the cloud writes when a lift's maintenance window starts and ends (docs/service.md). */
+export type MaintenanceCode = 'MAINT_ON' | 'MAINT_OFF';
 /** Every code of the run log. */
-export type RunLogCode = EventCode | PresenceCode;
+export type RunLogCode = EventCode | PresenceCode | MaintenanceCode;
 
 const state = (code: string, zh: string, en: string, ru: string): EventDef => ({ code, class: 'state', source: 'lift', text: localized(zh, en, ru) });
 const fault = (code: string, zh: string, en: string, ru: string): EventDef => ({ ...state(code, zh, en, ru), class: 'fault' });
 const presence = (code: PresenceCode, zh: string, en: string, ru: string): EventDef => ({ ...state(code, zh, en, ru), source: 'cloud' });
+const cloud = (code: MaintenanceCode, zh: string, en: string, ru: string): EventDef => ({ ...state(code, zh, en, ru), source: 'cloud' });
 
 const floors = (prefix: string, zh: (n: number) => string, en: (n: number) => string, ru: (n: number) => string) =>
   [1, 2, 3, 4].map((n) => state(`${prefix}${n}`, zh(n), en(n), ru(n)));
@@ -80,6 +83,8 @@ export const EVENT_TABLE: readonly EventDef[] = [
   fault('EF', '配置丢失', 'Configuration lost', 'Потеря конфигурации'),
   presence('ONLINE', '设备上线', 'Device online', 'Устройство в сети'),
   presence('OFFLINE', '设备离线', 'Device offline', 'Устройство не в сети'),
+  cloud('MAINT_ON', '维护时段开始（不发告警）', 'Maintenance window started (no alerts)', 'Начало окна обслуживания (без тревог)'),
+  cloud('MAINT_OFF', '维护时段结束', 'Maintenance window ended', 'Конец окна обслуживания'),
 ];
 
 /**

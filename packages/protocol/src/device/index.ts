@@ -5,3 +5,5 @@ export * from './commands.ts';
 export * from './config.ts';
 export * from './texts.ts';
 export * from './control.ts';
+export * from './alarm-device.ts';
+export * from './firmware.ts';

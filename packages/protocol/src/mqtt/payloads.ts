@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commandNameSchema, refusalReasonSchema } from '../device/commands.ts';
+import { alarmBatterySchema, alarmTestSchema } from '../device/alarm-device.ts';
 import { commandLeaseSchema } from '../device/control.ts';
 import { eventCodeSchema } from '../device/events.ts';
 import { floorSchema } from '../device/kinds.ts';
@@ -79,6 +80,14 @@ export const cmdAckMessageSchema = z
   .refine((m) => (m.state === 'rejected' || m.state === 'failed') === (m.reason !== undefined), { path: ['reason'], message: 'validation.required' });
 
 /**
+ * `lifts/{deviceNo}/alarm`: the emergency-alarm device's health (EN 81-28). Sent after every
+ * self-test, when the battery's `low` verdict changes, and on every connection. `test` is the
+ * last self-test the device ran (absent before its first one), so a report sent on
+ * connecting repeats it; `battery` is the state now.
+ */
+export const alarmMessageSchema = z.strictObject({ ...uplink, test: alarmTestSchema.optional(), battery: alarmBatterySchema });
+
+/**
  * `lifts/{deviceNo}/cmd`: a command; `args` is checked by the lift (`liftCommandSchema`) so it can answer `badArgs`.
  * `lease`: the sender's control lease, on every command of a leased class (`needsLease`);
  * the lift refuses such a command without one (`noLease`) or of an older epoch (`leaseHeld`).
@@ -105,6 +114,7 @@ export type EventMessage = z.infer<typeof eventMessageSchema>;
 export type PresenceMessage = z.infer<typeof presenceMessageSchema>;
 export type ConfigReportMessage = z.infer<typeof configReportMessageSchema>;
 export type CmdAckMessage = z.infer<typeof cmdAckMessageSchema>;
+export type AlarmMessage = z.infer<typeof alarmMessageSchema>;
 export type CmdMessage = z.infer<typeof cmdMessageSchema>;
 export type ConfigSetMessage = z.infer<typeof configSetMessageSchema>;
 export type ConfigGetMessage = z.infer<typeof configGetMessageSchema>;
@@ -115,6 +125,7 @@ export interface LiftMessages {
   presence: PresenceMessage;
   'config/report': ConfigReportMessage;
   'cmd/ack': CmdAckMessage;
+  alarm: AlarmMessage;
   cmd: CmdMessage;
   'config/set': ConfigSetMessage;
   'config/get': ConfigGetMessage;
@@ -126,6 +137,7 @@ export const PAYLOAD_SCHEMAS: { [K in LiftTopicKind]: z.ZodType<LiftMessages[K]>
   presence: presenceMessageSchema,
   'config/report': configReportMessageSchema,
   'cmd/ack': cmdAckMessageSchema,
+  alarm: alarmMessageSchema,
   cmd: cmdMessageSchema,
   'config/set': configSetMessageSchema,
   'config/get': configGetMessageSchema,

@@ -7,7 +7,7 @@ import { deviceNoSchema } from '../device/kinds.ts';
  */
 export const TOPIC_ROOT = 'lifts';
 
-export const UPLINK_TOPICS = ['status', 'event', 'presence', 'config/report', 'cmd/ack'] as const;
+export const UPLINK_TOPICS = ['status', 'event', 'presence', 'config/report', 'cmd/ack', 'alarm'] as const;
 export const DOWNLINK_TOPICS = ['cmd', 'config/set', 'config/get'] as const;
 export type UplinkTopic = (typeof UPLINK_TOPICS)[number];
 export type DownlinkTopic = (typeof DOWNLINK_TOPICS)[number];
@@ -23,6 +23,7 @@ export const TOPIC_RULES: Record<LiftTopicKind, { direction: 'uplink' | 'downlin
   presence: { direction: 'uplink', retain: true, qos: MQTT_QOS },
   'config/report': { direction: 'uplink', retain: false, qos: MQTT_QOS },
   'cmd/ack': { direction: 'uplink', retain: false, qos: MQTT_QOS },
+  alarm: { direction: 'uplink', retain: false, qos: MQTT_QOS },
   cmd: { direction: 'downlink', retain: false, qos: MQTT_QOS },
   'config/set': { direction: 'downlink', retain: false, qos: MQTT_QOS },
   'config/get': { direction: 'downlink', retain: false, qos: MQTT_QOS },
