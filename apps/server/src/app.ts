@@ -31,18 +31,30 @@ import ingestPlugin from './modules/ingest/plugin.ts';
 import liftRoutes from './modules/lifts/routes.ts';
 import controlRoutes from './modules/control/routes.ts';
 import approvalRoutes from './modules/approvals/routes.ts';
+import logbookRoutes from './modules/logbook/routes.ts';
 import liveSocket, { closeLiveSockets } from './modules/live/ws.ts';
 import demoFleet from './modules/lifts/demo-fleet.ts';
 import deviceCredentials from './modules/lifts/credentials.ts';
 import alertRoutes from './modules/alerts/routes.ts';
+import incidentRoutes from './modules/incidents/routes.ts';
+import maintenanceRoutes from './modules/maintenance/routes.ts';
+import groupConfigRoutes from './modules/group-config/routes.ts';
+import reportRoutes from './modules/reports/routes.ts';
+import conditionRoutes from './modules/condition/routes.ts';
 import oplogRoutes from './modules/oplog/routes.ts';
 import dashboardRoutes from './modules/dashboard/routes.ts';
+import availabilityRoutes from './modules/availability/routes.ts';
 import manufactureRoutes from './modules/manufacture/routes.ts';
 import documentRoutes from './modules/documents/routes.ts';
+import firmwareRoutes from './modules/firmware/routes.ts';
 import backupRoutes from './modules/backup/routes.ts';
 import jobsPlugin from './modules/jobs/plugin.ts';
 import alertJob from './modules/alerts/job.ts';
 import dashboardJob from './modules/dashboard/job.ts';
+import webhookJob from './modules/webhooks/job.ts';
+import webhookRoutes from './modules/webhooks/routes.ts';
+import escalationJob from './modules/escalation/job.ts';
+import escalationRoutes from './modules/escalation/routes.ts';
 import { openApiSchemas, openApiTransform } from './lib/openapi.ts';
 import './types.ts';
 
@@ -122,6 +134,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(jobsPlugin); // background jobs: cleanup, retention (modules/jobs)
   await app.register(alertJob); // offline alerts and alert mails
   await app.register(dashboardJob); // the 30-day trips rollup
+  await app.register(webhookJob); // sends due webhook deliveries, with retries (docs/webhooks.md)
+  await app.register(escalationJob); // unacknowledged incidents to the next on call, then the manager (docs/service.md)
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
@@ -134,12 +148,22 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(liftRoutes);
   await app.register(controlRoutes); // the remote-control lease, cancelling a command (docs/remote-control.md)
   await app.register(approvalRoutes); // two-person approval of a command, and the organizations' approval classes
+  await app.register(logbookRoutes); // the lift's hash-chained logbook: page, verify, CSV export (docs/logbook.md)
   await app.register(liveSocket);
   await app.register(alertRoutes);
+  await app.register(webhookRoutes); // an organization's webhooks: endpoints, secrets, test-send, delivery log (docs/webhooks.md)
+  await app.register(incidentRoutes); // incidents and maintenance windows, alarm hygiene settings (docs/service.md)
+  await app.register(maintenanceRoutes); // maintenance plans, checklists, visits, the weekly due mail (docs/service.md)
+  await app.register(reportRoutes); // monthly and on-demand availability reports, PDF and CSV, the monthly mail (docs/reports.md)
+  await app.register(conditionRoutes); // each lift's condition score, its factors and history, the lifts to visit (docs/condition.md)
+  await app.register(groupConfigRoutes); // one configuration change reviewed and sent to many lifts (docs/group-config.md)
+  await app.register(escalationRoutes); // organizations' on-call lists, incident notifications (docs/service.md)
   await app.register(oplogRoutes);
   await app.register(dashboardRoutes);
+  await app.register(availabilityRoutes); // availability and reliability per month, and its hourly booking (docs/insight.md)
   await app.register(manufactureRoutes);
   await app.register(documentRoutes);
+  await app.register(firmwareRoutes); // firmware packages, signing keys, the lifts' ranged download (docs/firmware.md)
   await app.register(backupRoutes);
   await app.register(demoFleet);
   await app.register(webPlugin);

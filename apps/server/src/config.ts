@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { APPROVAL_WINDOW_MS, COMMAND_CANCEL_WINDOW_MS, parseBrokerAddress } from '@liftlink/protocol';
+import { APPROVAL_WINDOW_MS, COMMAND_CANCEL_WINDOW_MS, FIRMWARE_MAX_BYTES, parseBrokerAddress } from '@liftlink/protocol';
 
 /**
  * Configuration from the environment. Every variable is documented in the README;
@@ -83,6 +83,22 @@ const envSchema = z.object({
   COMMAND_CANCEL_WINDOW_MS: z.coerce.number().int().min(0).max(60_000).default(COMMAND_CANCEL_WINDOW_MS),
   /** How long a request for two-person approval waits for a second person (docs/remote-control.md). */
   APPROVAL_WINDOW_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(APPROVAL_WINDOW_MS),
+  /** How long a new fault is held before anyone is notified; one that clears meanwhile notifies nobody (docs/service.md). */
+  FAULT_SETTLE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(0),
+  /** Webhooks (docs/webhooks.md): the first retry's delay (doubling, with jitter, up to WEBHOOK_RETRY_MAX_MS), each attempt's timeout, how often due deliveries are sent. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
+  WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(3_600_000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(5_000),
+  /** 'true' lets webhooks use http:// to any host (default: https, http only to loopback addresses). */
+  WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** How often the escalation job looks for unacknowledged incidents to escalate (docs/service.md, "Escalation"). */
+  ESCALATION_POLL_MS: z.coerce.number().int().min(50).max(300_000).default(15_000),
+  /** The weekly maintenance mail (docs/service.md): the weekday (0 = Sunday … 6, or `any`: every day) and the hour (UTC) it goes out from. */
+  MAINTENANCE_MAIL_WEEKDAY: z.union([z.literal('any'), z.coerce.number().int().min(0).max(6)]).default(1),
+  MAINTENANCE_MAIL_HOUR: z.coerce.number().int().min(0).max(23).default(6),
+  /** The monthly report (docs/reports.md): built and mailed on the first day of the month from this hour (UTC) on. */
+  REPORT_MAIL_HOUR: z.coerce.number().int().min(0).max(23).default(5),
   /** Prometheus metrics on a listener of their own (never on PORT); 0 turns them off. */
   METRICS_PORT: port.default(9464),
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -94,6 +110,12 @@ const envSchema = z.object({
   MQTT_TLS_PORT: port.default(8883),
   /** With TLS: 'false' keeps plain MQTT off the network (the server's own connection uses a loopback port). */
   MQTT_PLAIN: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Firmware packages (docs/firmware.md): the secret that encrypts the organizations' signing keys in the database (at least 32 characters, e.g. `openssl rand -base64 32`). */
+  FIRMWARE_KEY_SECRET: z.string().trim().min(32, 'at least 32 characters (e.g. openssl rand -base64 32)').max(1024).optional(),
+  /** A PEM Ed25519 private key that signs every organization's firmware instead of keys kept in the database. */
+  FIRMWARE_SIGNING_KEY_FILE: z.string().trim().optional(),
+  /** The largest firmware image accepted, in bytes (at most the protocol's FIRMWARE_MAX_BYTES). */
+  FIRMWARE_MAX_BYTES: z.coerce.number().int().min(1).max(FIRMWARE_MAX_BYTES).default(FIRMWARE_MAX_BYTES),
   /** OpenID Connect providers offered on the login page, e.g. `corp,partner`; each one's OIDC_<ID>_* variables: oidcProviders() below. */
   OIDC_PROVIDERS: z.string().trim().optional(),
 });
@@ -133,12 +155,23 @@ export interface Config {
   commandWaitMs: number;
   commandCancelWindowMs: number;
   approvalWindowMs: number;
+  faultSettleSeconds: number;
   rateLimitMax: number;
+  /** Webhook delivery (WEBHOOK_*): backoff, timeout, polling, and whether plain http may leave the machine. */
+  webhooks: { retryBaseMs: number; retryMaxMs: number; timeoutMs: number; pollMs: number; allowHttp: boolean };
+  /** The escalation job's polling interval (ESCALATION_POLL_MS). */
+  escalationPollMs: number;
+  /** The weekly maintenance mail's slot (MAINTENANCE_MAIL_*): weekday (null = every day) and hour, UTC. */
+  maintenanceMail: { weekday: number | null; hour: number };
+  /** The hour (UTC) of the first day of the month from which last month's reports are built and mailed (REPORT_MAIL_HOUR). */
+  reportMailHour: number;
   /** Prometheus metrics listener; port 0 = no listener. */
   metrics: { port: number; host: string };
   runLogRetentionDays: number;
   /** TLS_CERT_FILE and TLS_KEY_FILE, or null for plain HTTP and MQTT. */
   tls: TlsConfig | null;
+  /** Firmware packages: FIRMWARE_KEY_SECRET, FIRMWARE_SIGNING_KEY_FILE (resolved), FIRMWARE_MAX_BYTES. */
+  firmware: { keySecret: string | undefined; signingKeyFile: string | undefined; maxBytes: number };
   /** OIDC_PROVIDERS: "sign in with another provider", in the order given. */
   oidc: OidcProviderConfig[];
 }
@@ -217,10 +250,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     commandWaitMs: e.COMMAND_WAIT_MS,
     commandCancelWindowMs: e.COMMAND_CANCEL_WINDOW_MS,
     approvalWindowMs: e.APPROVAL_WINDOW_MS,
+    faultSettleSeconds: e.FAULT_SETTLE_SECONDS,
     rateLimitMax: e.RATE_LIMIT_MAX,
+    webhooks: { retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, retryMaxMs: Math.max(e.WEBHOOK_RETRY_BASE_MS, e.WEBHOOK_RETRY_MAX_MS), timeoutMs: e.WEBHOOK_TIMEOUT_MS, pollMs: e.WEBHOOK_POLL_MS, allowHttp: e.WEBHOOK_ALLOW_HTTP },
+    escalationPollMs: e.ESCALATION_POLL_MS,
+    maintenanceMail: { weekday: e.MAINTENANCE_MAIL_WEEKDAY === 'any' ? null : e.MAINTENANCE_MAIL_WEEKDAY, hour: e.MAINTENANCE_MAIL_HOUR },
+    reportMailHour: e.REPORT_MAIL_HOUR,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
     runLogRetentionDays: e.RUN_LOG_RETENTION_DAYS,
     tls,
+    firmware: { keySecret: e.FIRMWARE_KEY_SECRET, signingKeyFile: e.FIRMWARE_SIGNING_KEY_FILE ? path.resolve(e.FIRMWARE_SIGNING_KEY_FILE) : undefined, maxBytes: e.FIRMWARE_MAX_BYTES },
     oidc: oidcProviders(e.OIDC_PROVIDERS, given, e.PUBLIC_URL),
   };
 }

@@ -57,6 +57,9 @@ const LIFT_PROBES: Probe[] = [
   { route: 'POST /auth/access/lift/getInfo', request: (l) => ({ payload: { liftId: l.id } }) },
   { route: 'GET /auth/access/lift/run/logs/get', request: (l) => ({ url: `?liftId=${l.id}` }) },
   { route: 'GET /auth/access/lift/run/logs/export', request: (l) => ({ url: `?liftId=${l.id}` }) },
+  { route: 'POST /auth/access/lift/logbook/page', request: (l) => ({ payload: { liftId: l.id } }) },
+  { route: 'POST /auth/access/lift/logbook/verify', request: (l) => ({ payload: { liftId: l.id } }) },
+  { route: 'POST /auth/access/lift/logbook/export', request: (l) => ({ payload: { liftId: l.id } }) },
   { route: 'POST /auth/access/lift/alias/update', request: (l) => ({ payload: { liftId: l.id, alias: 'Matrix' } }) },
   { route: 'POST /auth/access/lift/setting/update', request: (l) => ({ payload: { liftId: l.id, location: { address: '1 Matrix Road' } } }) },
   { route: 'POST /auth/access/lift/iot/update', request: (l) => ({ payload: { liftId: l.id, iotInfo: { notes: 'matrix' } } }) },
@@ -73,6 +76,7 @@ const LIFT_PROBES: Probe[] = [
   { route: 'GET /auth/access/lift/commands', request: (l) => ({ url: `?liftId=${l.id}` }) },
   { route: 'GET /auth/access/lift/stats/daily', request: (l) => ({ url: `?liftId=${l.id}` }) },
   { route: 'GET /auth/access/lift/samples', request: (l) => ({ url: `?liftId=${l.id}` }) },
+  { route: 'GET /auth/access/dashboard/availability', request: (l) => ({ url: `?level=lift&liftId=${l.id}&from=2026-01&to=2026-02` }) },
   { route: 'POST /auth/access/alerts/ack', request: (l) => ({ payload: { id: l.alertId } }), outOfReach: notFound('notFound') },
   { route: 'GET /manufacture/lift/getNewIot', request: (l) => ({ url: `?liftId=${l.id}` }) },
   { route: 'POST /manufacture/lift/resetIot', request: (l) => ({ payload: { liftId: l.id } }) },
@@ -91,12 +95,30 @@ const LIFT_PROBES: Probe[] = [
   // Two-person approval (approvals.test.ts): a new click's key each time, so every call is a request of its own.
   { route: 'POST /auth/access/lift/approval/request', request: (l) => ({ payload: { liftId: l.id, command: 'aging', args: { target: 'overall' }, reason: 'Matrix', idempotencyKey: `matrix-${Math.random().toString(36).slice(2, 14)}` } }) },
   { route: 'GET /auth/access/lift/approval/list', request: (l) => ({ url: `?liftId=${l.id}` }) },
+  // Incidents (incidents.test.ts): opened by hand on the lift; a lift's maintenance windows, none out of reach.
+  { route: 'POST /auth/access/incidents/create', request: (l) => ({ payload: { liftId: l.id, title: 'Matrix' } }) },
+  {
+    route: 'GET /auth/access/lift/maintenance-windows',
+    request: (l) => ({ url: `?liftId=${l.id}` }),
+    outOfReach: (res) => {
+      expect(res.statusCode).toBe(200);
+      expect(body(res).result.list).toEqual([]);
+    },
+  },
+  // Maintenance plans and visits (maintenance.test.ts); an empty checklist answer is refused for the lift's checklist, after the scope.
+  { route: 'GET /auth/access/lift/maintenance', request: (l) => ({ url: `?liftId=${l.id}` }) },
+  { route: 'GET /auth/access/lift/condition', request: (l) => ({ url: `?liftId=${l.id}` }) },
+  { route: 'POST /auth/access/lift/maintenance/plan/set', request: (l) => ({ payload: { liftId: l.id, intervalDays: 90 } }) },
+  { route: 'POST /auth/access/lift/maintenance/plan/delete', request: (l) => ({ payload: { liftId: l.id } }) },
+  { route: 'GET /auth/access/lift/maintenance/visits', request: (l) => ({ url: `?liftId=${l.id}` }) },
+  { route: 'POST /auth/access/lift/maintenance/visits/record', request: (l) => ({ payload: { liftId: l.id, results: [] } }) },
 ];
 
 /** Routes that list lifts' records: what each placement sees of the three lifts. */
 const LIST_PROBES: { route: `GET ${string}`; query: string; liftIds: (res: LightMyRequestResponse) => string[] }[] = [
   { route: 'GET /auth/access/lift/get', query: '?pageSize=100', liftIds: (res) => body(res).result.list.map((l: { id: string }) => l.id) },
   { route: 'GET /auth/access/alerts', query: '?pageSize=100', liftIds: (res) => body(res).result.list.map((a: { liftId: string }) => a.liftId) },
+  { route: 'GET /auth/access/incidents', query: '?pageSize=200', liftIds: (res) => body(res).result.list.map((i: { liftId: string }) => i.liftId) },
   { route: 'GET /auth/access/operation-log', query: '?pageSize=100', liftIds: (res) => body(res).result.list.map((e: { liftId: string }) => e.liftId) },
   { route: 'GET /auth/access/dashboard/workplace', query: '', liftIds: (res) => body(res).result.attention.map((a: { liftId: string }) => a.liftId) },
 ];
@@ -142,6 +164,7 @@ describe.each(DB_KINDS)('authorization model on %s', (kind) => {
         [l.deviceNo, orgs[l.maker], l.operator ? orgs[l.operator] : null],
       );
       const [alert] = await t.database.sql.query<{ id: string }>(`insert into alerts (lift_id, kind, code) values ($1, 'help', null) returning id`, [row!.id]);
+      await t.database.sql.query(`insert into incidents (lift_id, cause, priority) values ($1, 'manual', 'normal')`, [row!.id]);
       // The lift needs attention on the dashboard (an active fault) and has an audited change.
       await t.database.sql.query(`update lifts set active_fault = 'E01' where id = $1`, [row!.id]);
       await t.app.audit({ action: 'lift.alias', result: 'ok', userId: null, username: 'matrix', ip: '127.0.0.1', liftId: row!.id, detail: {} });

@@ -133,6 +133,10 @@ describe.each(DB_KINDS)('demo history of a first start on %s', (kind) => {
     expect(new Date(open[0].raisedAt).getTime()).toBeGreaterThanOrEqual(startedAt.getTime());
     const others = body(await admin.get('/auth/access/alerts?state=open')).result.list.filter((a: any) => a.kind === 'fault' && a.deviceNo !== 'DEMO-0002');
     expect(others).toHaveLength(0);
+    // The month's faults ended their incidents with them: the one active incident is the live fault's.
+    const active = await database.sql.query<{ lift_id: string; code: string; opened_at: Date }>(`select lift_id, code, opened_at from incidents where state not in ('resolved', 'closed', 'cancelled')`);
+    expect(active.map((i) => [i.lift_id, i.code])).toEqual([[last!.id, 'EC']]);
+    expect(new Date(active[0]!.opened_at).getTime()).toBeGreaterThanOrEqual(startedAt.getTime());
     // the simulated lifts run the configuration of their history (their report does not reset it to the factory one),
     // online (again, if a restart of the server came just before)
     await until('demo lifts online', async () => (await database.sql.query<{ online: boolean }>(`select online from lifts`)).every((l) => l.online), 30_000);

@@ -1,34 +1,7 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS, body, client, login, startTestApp, type TestApp } from './helpers.ts';
 import { createMailer } from '../src/plugins/messaging.ts';
-
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP listener on loopback, so mail goes through nodemailer's SMTP path. */
-async function startSmtp(): Promise<{ port: number; mails: Received[]; close: () => Promise<void> }> {
-  const mails: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server.server, 'listening');
-  return { port: (server.server.address() as AddressInfo).port, mails, close: () => new Promise((r) => server.close(() => r())) };
-}
+import { startSmtp } from './support/smtp.ts';
 
 /** Quoted-printable soft breaks can split a long link; undo them before searching. */
 const unfold = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');

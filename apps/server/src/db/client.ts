@@ -147,6 +147,10 @@ export async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out one: a restart can make a client emit 'error' twice (the server's
+  // FATAL, then the closed socket), and pg-pool's query listens only `once`, so the second
+  // would be unheard and end the process. Every failure still reaches its query's caller.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const sql: SqlExecutor = {
     query: async <T>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as T[],
     exec: async (text) => void (await pool.query(text)),

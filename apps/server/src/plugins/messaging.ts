@@ -7,6 +7,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** Files sent with the mail (the monthly report's PDF). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 export interface Mailer {
   send(mail: Mail): Promise<void>;

@@ -43,10 +43,10 @@ declare module 'fastify' {
     /** Lifts with a session on the embedded broker (0 with MQTT_URL). */
     connectedLifts(): number;
     /**
-     * Publishes a command to a lift (QoS 1) so that no broker delivers it after `expiresAt`,
-     * where the broker can drop it: MQTT 5 message expiry (Mosquitto, also to 3.1.1 lifts, kept
-     * across a restart), the embedded broker's forward check; on RabbitMQ the session queues'
-     * TTL (modules/broker). The lift's own expiry check stays the last guard.
+     * Publishes a command to a lift so that no broker delivers it after `expiresAt`: QoS 0
+     * on Mosquitto (nothing kept for the lift, so nothing restored after a restart; MQTT 5
+     * message expiry besides), QoS 1 with the embedded broker's forward check, QoS 1 with the
+     * session queues' TTL on RabbitMQ (modules/broker). The lift's own expiry check stays the last guard.
      */
     publishCommand(topic: string, payload: string, expiresAt: Date): Promise<void>;
   }
@@ -186,10 +186,17 @@ export default fp(async (app) => {
   app.decorate('mqtt', client);
   app.decorate('kickDevice', (deviceNo: string) => deviceClients.get(deviceNo)?.close());
   app.decorate('connectedLifts', () => deviceClients.size);
+  // On an external MQTT broker (Mosquitto) commands go at QoS 0: Mosquitto 2.0 restores a
+  // persisted message whose expiry passed while it was down without any expiry and delivers
+  // it after the restart. At QoS 0 it keeps nothing for the lift (queue_qos0_messages false),
+  // so a command is at most once: lost with a dying link (the caller sees the wait time out),
+  // never handed over late. The embedded broker and the RabbitMQ cluster drop expired
+  // commands themselves and keep QoS 1 (docs/operations.md 6.1).
+  const commandQos = config.broker === 'mqtt' ? 0 : 1;
   app.decorate('publishCommand', async (topic: string, payload: string, expiresAt: Date) => {
     // Whole seconds (MQTT 5), rounded up: the broker may keep it up to a second longer, when the lift refuses it itself.
     const messageExpiryInterval = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
-    await client.publishAsync(topic, payload, { qos: 1, ...(client.options.protocolVersion === 5 ? { properties: { messageExpiryInterval } } : {}) });
+    await client.publishAsync(topic, payload, { qos: commandQos, ...(client.options.protocolVersion === 5 ? { properties: { messageExpiryInterval } } : {}) });
   });
   // Stopping: no new lift connections from here on; those open are served until the broker closes.
   app.addHook('preClose', async () => {

@@ -16,7 +16,7 @@ import { consumeSubjectCode } from '../auth/one-time-codes.ts';
 import { isOpenSessionOf, liveSessions, revokeSession } from '../auth/sessions.ts';
 import { bindContact, findTaken, findUserById, setNotificationSettings, updateProfile } from '../users/repository.ts';
 
-const DEFAULT_NOTIFICATIONS: NotificationSettings = { mailFaults: false, mailHelp: false, mailOffline: false, offlineMinutes: 60, liftIds: [] };
+const DEFAULT_NOTIFICATIONS: NotificationSettings = { mailFaults: false, mailHelp: false, mailOffline: false, mailAlarmDevice: false, mailMaintenance: false, mailReport: false, offlineMinutes: 60, liftIds: [] };
 
 /** The signed-in user's own account: profile, layout settings, sessions, bindings, alerts. */
 const accountRoutes: FastifyPluginAsyncZod = async (app) => {

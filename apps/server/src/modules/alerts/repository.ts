@@ -2,38 +2,50 @@ import type { AlertKind, AlertView, LiveChange } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 import type { AuthContext } from '../../types.ts';
 import { grantedSql, liftFilter } from '../access/policy.ts';
+import { enqueueAlertEvent } from '../webhooks/events.ts';
+import { attachRepeat, faultSettleSeconds, inMaintenanceWindow, linkAlert, openAlarmIncident } from '../incidents/hygiene.ts';
+import { incidentMessage } from '../incidents/repository.ts';
 
 type Tx = Omit<SqlExecutor, 'transaction'>;
 
 /** A recipient's role grants `alert.query` on the lift, in a scope that reaches it (the one policy). */
 const RECIPIENT_GRANT = grantedSql('r.permissions', 'u.org_id', 'alert.query');
 
-const SETTING_BY_KIND: Record<AlertKind, string> = { fault: 'mailFaults', help: 'mailHelp', offline: 'mailOffline' };
+const SETTING_BY_KIND: Record<AlertKind, string> = { fault: 'mailFaults', help: 'mailHelp', offline: 'mailOffline', alarmTest: 'mailAlarmDevice', alarmBattery: 'mailAlarmDevice' };
 
 /**
  * Raises an alert unless the same one is already open, and queues it for the users who
  * chose it in their notification settings and may see the lift. An offline alert reaches
- * each user only once the lift has been away for that user's chosen number of minutes.
+ * each user only once the lift has been away for that user's chosen number of minutes; a
+ * fault alert only after the fault settle time (FAULT_SETTLE_SECONDS).
+ *
+ * Alarm hygiene (docs/service.md, modules/incidents/hygiene.ts), in the same transaction:
+ * in a maintenance window of the lift nothing is raised; the alarm opens the lift's incident
+ * for this cause, or, when one is active, attaches to it as a repeat (no new alert, no new
+ * mail). The incident's live messages go into `live` when given.
  */
-export async function raiseAlert(tx: Tx, liftId: string, kind: AlertKind, code: string | null, since: Date = new Date()): Promise<LiveChange | null> {
+export async function raiseAlert(tx: Tx, liftId: string, kind: AlertKind, code: string | null, since: Date = new Date(), live?: LiveChange[]): Promise<LiveChange | null> {
+  if (await inMaintenanceWindow(tx, liftId)) return null;
+  const incidentId = await openAlarmIncident(tx, liftId, kind, code);
+  if (!incidentId) {
+    const repeat = await attachRepeat(tx, liftId, kind, code, live);
+    if (repeat) {
+      if (repeat.requeue) await queueDeliveries(tx, repeat.requeue.alertId, liftId, kind, since, repeat.requeue.raisedAt);
+      return null;
+    }
+  }
   const [alert] = await tx.query<{ id: string; raised_at: Date; device_no: string | null; alias: string }>(
     `with a as (insert into alerts (lift_id, kind, code) values ($1, $2, $3) on conflict do nothing returning id, raised_at)
      select a.id, a.raised_at, l.device_no, l.alias from a join lifts l on l.id = $1`,
     [liftId, kind, code],
   );
+  if (incidentId) {
+    await linkAlert(tx, incidentId, liftId, kind, code, alert?.id ?? null);
+    live?.push(await incidentMessage(tx, incidentId));
+  }
   if (!alert) return null;
-  await tx.query(
-    `insert into alert_deliveries (alert_id, user_id, due_at, mail)
-     select $1, u.id,
-            case when $3 = 'offline' then $5::timestamptz + make_interval(mins => coalesce((u.notifications->>'offlineMinutes')::integer, 60)) else now() end,
-            true
-       from users u join roles r on r.id = u.role_id join lifts l on l.id = $2
-      where u.status = 'active'
-        and coalesce((u.notifications->>$4)::boolean, false)
-        and (jsonb_array_length(coalesce(u.notifications->'liftIds', '[]'::jsonb)) = 0 or coalesce(u.notifications->'liftIds', '[]'::jsonb) ? l.id::text)
-        and ${RECIPIENT_GRANT}`,
-    [alert.id, liftId, kind, SETTING_BY_KIND[kind], since],
-  );
+  await queueDeliveries(tx, alert.id, liftId, kind, since, new Date(alert.raised_at));
+  await enqueueAlertEvent(tx, 'alert.raised', alert.id); // the organizations' webhooks (docs/webhooks.md)
   return {
     type: 'alert',
     liftId,
@@ -41,10 +53,34 @@ export async function raiseAlert(tx: Tx, liftId: string, kind: AlertKind, code: 
   };
 }
 
+/**
+ * Queues an alert's notifications (mail and in-app) for the users who chose its kind and may
+ * see the lift; a user queued already keeps their entry. Due: offline `since` + the user's
+ * minutes; fault `faultSince` + the settle time (at once if that has passed); else now.
+ */
+async function queueDeliveries(tx: Tx, alertId: string, liftId: string, kind: AlertKind, since: Date, faultSince: Date): Promise<void> {
+  await tx.query(
+    `insert into alert_deliveries (alert_id, user_id, due_at, mail)
+     select $1, u.id,
+            case when $3 = 'offline' then $5::timestamptz + make_interval(mins => coalesce((u.notifications->>'offlineMinutes')::integer, 60))
+                 when $3 = 'fault' then greatest(now(), $6::timestamptz + make_interval(secs => $7::double precision))
+                 else now() end,
+            true
+       from users u join roles r on r.id = u.role_id join lifts l on l.id = $2
+      where u.status = 'active'
+        and coalesce((u.notifications->>$4)::boolean, false)
+        and (jsonb_array_length(coalesce(u.notifications->'liftIds', '[]'::jsonb)) = 0 or coalesce(u.notifications->'liftIds', '[]'::jsonb) ? l.id::text)
+        and ${RECIPIENT_GRANT}
+     on conflict (alert_id, user_id) do nothing`,
+    [alertId, liftId, kind, SETTING_BY_KIND[kind], since, faultSince, faultSettleSeconds()],
+  );
+}
+
 /** The condition went away (help signal off, lift back online): the open alert is closed. */
 export async function clearAlerts(tx: Tx, liftIds: string[], kind: AlertKind): Promise<void> {
   if (!liftIds.length) return;
-  await tx.query(`update alerts set cleared_at = now() where lift_id = any($1::uuid[]) and kind = $2 and cleared_at is null and acknowledged_at is null`, [liftIds, kind]);
+  const cleared = await tx.query<{ id: string }>(`update alerts set cleared_at = now() where lift_id = any($1::uuid[]) and kind = $2 and cleared_at is null and acknowledged_at is null returning id`, [liftIds, kind]);
+  for (const a of cleared) await enqueueAlertEvent(tx, 'alert.cleared', a.id);
 }
 
 export const ALERT_COLUMNS = `a.id, a.lift_id as "liftId", l.device_no as "deviceNo", l.alias, a.kind, a.code, a.raised_at as "raisedAt",

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { responsesOf, emptyResultSchema, alertPageSchema, notificationListSchema } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
 import { acknowledgeAlert, alertPage, markNotificationsRead, notificationsOf } from './repository.ts';
+import { enqueueAlertEvent } from '../webhooks/events.ts';
 
 /**
  * Alerts: listing and acknowledging (alert.query / alert.edit) and each user's in-app
@@ -26,6 +27,7 @@ export default fp(async (fastify) => {
     const auth = request.auth!;
     const row = await acknowledgeAlert(sql, auth, request.body.id);
     if (!row) throw new AppError('notFound');
+    await enqueueAlertEvent(sql, 'alert.acknowledged', request.body.id); // the organizations' webhooks (docs/webhooks.md)
     await app.audit({ action: 'alert.acknowledge', result: 'ok', userId: auth.userId, username: auth.username, ip: request.ip, liftId: row.lift_id, targetType: 'alert', targetId: String(request.body.id) });
     return ok(null);
   });

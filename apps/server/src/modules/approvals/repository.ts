@@ -1,5 +1,6 @@
 import type { ApprovalState, ApprovalView, CommandClass, CommandState, RefusalReason } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
+import { appendLogbook } from '../logbook/index.ts';
 
 type Executor = Pick<SqlExecutor, 'query'>;
 
@@ -38,16 +39,19 @@ export interface NewApproval {
 /**
  * Creates a pending request; undefined when the requester made one with this idempotency key
  * already (a retried click, perhaps at the same moment on another instance): the caller
- * answers that one instead.
+ * answers that one instead. The lift's logbook gets the request in the same transaction.
  */
-export async function insertApproval(sql: Executor, a: NewApproval): Promise<string | undefined> {
-  const [row] = await sql.query<{ id: string }>(
-    `insert into command_approvals (lift_id, name, args, command_class, reason, requester_id, requester_name, expires_at, idempotency_key)
-     values ($1, $2, $3::jsonb, $4, $5, $6, $7, now() + make_interval(secs => $8::double precision / 1000), $9)
-     on conflict (requester_id, idempotency_key) do nothing returning id`,
-    [a.liftId, a.name, JSON.stringify(a.args), a.commandClass, a.reason, a.requesterId, a.requesterName, a.windowMs, a.idempotencyKey],
-  );
-  return row?.id;
+export async function insertApproval(sql: SqlExecutor, a: NewApproval): Promise<string | undefined> {
+  return sql.transaction(async (tx) => {
+    const [row] = await tx.query<{ id: string }>(
+      `insert into command_approvals (lift_id, name, args, command_class, reason, requester_id, requester_name, expires_at, idempotency_key)
+       values ($1, $2, $3::jsonb, $4, $5, $6, $7, now() + make_interval(secs => $8::double precision / 1000), $9)
+       on conflict (requester_id, idempotency_key) do nothing returning id`,
+      [a.liftId, a.name, JSON.stringify(a.args), a.commandClass, a.reason, a.requesterId, a.requesterName, a.windowMs, a.idempotencyKey],
+    );
+    if (row) await appendLogbook(tx, { liftId: a.liftId, kind: 'approval', actor: { id: a.requesterId, name: a.requesterName }, data: { action: 'requested', approvalId: row.id, command: a.name, args: a.args, reason: a.reason } });
+    return row?.id;
+  });
 }
 
 export async function findApproval(sql: Executor, id: string): Promise<ApprovalView | undefined> {
@@ -64,15 +68,19 @@ export async function findApprovalByKey(sql: Executor, requesterId: string, idem
 /**
  * Decides a request that is still pending and not expired, in one statement: of two
  * approvers (or an approver and the requester withdrawing) at the same moment exactly one
- * changes it (true); for the other nothing changes (false).
+ * changes it (true); for the other nothing changes (false). The decision goes into the
+ * lift's logbook in the same transaction.
  */
-export async function decideApproval(sql: Executor, id: string, state: Exclude<ApprovalState, 'pending' | 'expired'>, decider: { userId: string; username: string }): Promise<boolean> {
-  const rows = await sql.query(
-    `update command_approvals set state = $2, decider_id = $3, decider_name = $4, decided_at = now()
-      where id = $1 and state = 'pending' and expires_at > now() returning id`,
-    [id, state, decider.userId, decider.username],
-  );
-  return rows.length > 0;
+export async function decideApproval(sql: SqlExecutor, id: string, state: Exclude<ApprovalState, 'pending' | 'expired'>, decider: { userId: string; username: string }): Promise<boolean> {
+  return sql.transaction(async (tx) => {
+    const [row] = await tx.query<{ lift_id: string; name: string; args: Record<string, unknown> }>(
+      `update command_approvals set state = $2, decider_id = $3, decider_name = $4, decided_at = now()
+        where id = $1 and state = 'pending' and expires_at > now() returning lift_id, name, args`,
+      [id, state, decider.userId, decider.username],
+    );
+    if (row) await appendLogbook(tx, { liftId: row.lift_id, kind: 'approval', actor: { id: decider.userId, name: decider.username }, data: { action: state, approvalId: id, command: row.name, args: row.args, reason: null } });
+    return row !== undefined;
+  });
 }
 
 /** Writes `expired` on the lift's pending requests past their time; the ids of those it changed (their watchers are told). */

@@ -39,6 +39,15 @@ export function liftRoleAcls(deviceNo: string): { acltype: string; topic: string
   ];
 }
 
+/**
+ * Adds today's ACLs to existing lift roles (an upgrade that added a topic). An ACL a role has
+ * already, or a role that is gone, is left as it is; Mosquitto disconnects the clients of a
+ * role it changed, and they come back under the reconnect rule with the new rights.
+ */
+export function grantLiftRoleAcls(dynsec: DynsecClient): (deviceNos: string[]) => Promise<void> {
+  return (deviceNos) => dynsec.ensure(deviceNos.flatMap((deviceNo) => liftRoleAcls(deviceNo).map((acl) => ({ command: 'addRoleACL', rolename: liftRoleName(deviceNo), ...acl }))));
+}
+
 /** The server's own account: commands to every lift, ingest through the shared group, the live bus. */
 export function serverRoleAcls(): { acltype: string; topic: string; allow: boolean }[] {
   const acls: { acltype: string; topic: string; allow: boolean }[] = [];

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BrokerAdmin } from '../lifts/credentials.ts';
-import { expireLiftCommands, rabbitmqBrokerAdmin } from './rabbitmq-admin.ts';
+import { expireLiftCommands, grantLiftTopicPermissions, rabbitmqBrokerAdmin } from './rabbitmq-admin.ts';
+import { upgradeLiftRights } from './lift-rights.ts';
 import { RabbitApi } from './rabbitmq-api.ts';
-import { DynsecClient, SERVER_ROLE, type DynsecCommand, liftRoleAcls, liftRoleName, serverRoleAcls } from './dynsec.ts';
+import { DynsecClient, SERVER_ROLE, type DynsecCommand, grantLiftRoleAcls, liftRoleAcls, liftRoleName, serverRoleAcls } from './dynsec.ts';
 
 /**
  * Mosquitto in production mode (MQTT_URL + MQTT_DYNSEC=true): lift accounts and their topic
@@ -55,6 +56,20 @@ async function missingServerRights(dynsec: DynsecClient, username: string): Prom
 }
 
 /**
+ * Gives the lifts provisioned before a version that added a topic the rights to it (once per
+ * change). A failure does not stop the server: it is logged and tried again at the next start,
+ * while those lifts keep the rights they had.
+ */
+async function upgradeRights(app: FastifyInstance, broker: 'mosquitto' | 'rabbitmq', grant: (deviceNos: string[]) => Promise<void>): Promise<void> {
+  try {
+    const upgraded = await upgradeLiftRights(app.database.sql, broker, grant);
+    if (upgraded) app.log.info({ lifts: upgraded, broker }, 'lift broker rights upgraded to the current topics');
+  } catch (err) {
+    app.log.warn({ err: err instanceof Error ? err.message : err, broker }, 'lift broker rights not upgraded; trying again at the next start');
+  }
+}
+
+/**
  * BROKER=rabbitmq: the lift accounts live in the cluster's user database, managed through
  * the management API with the server's account (it needs the `administrator` tag). Checked
  * at the start, so a wrong account stops the server with one line instead of failing at
@@ -67,6 +82,8 @@ async function rabbitmqAdmin(app: FastifyInstance): Promise<void> {
   const tags = Array.isArray(me?.tags) ? me.tags : String(me?.tags ?? '').split(',');
   if (!tags.includes('administrator')) throw new Error(`RabbitMQ user ${mqttUsername} needs the administrator tag to keep the lift accounts (rabbitmqctl set_user_tags ${mqttUsername} administrator)`);
   await expireLiftCommands(api, app.config.commandWaitMs);
+  const warn = (deviceNo: string, err: unknown) => app.log.warn({ deviceNo, err: err instanceof Error ? err.message : err }, 'lift topic permissions not upgraded');
+  await upgradeRights(app, 'rabbitmq', grantLiftTopicPermissions(api, warn));
   app.decorate('brokerAdmin', rabbitmqBrokerAdmin(api));
 }
 
@@ -88,6 +105,8 @@ export default fp(async (app) => {
     void dynsec.run(missing);
     await Promise.race([reconnected, new Promise((r) => setTimeout(r, 3_000))]);
   }
+  // A version that added a topic gives it to the lifts provisioned before (once).
+  await upgradeRights(app, 'mosquitto', grantLiftRoleAcls(dynsec));
   app.decorate('brokerAdmin', dynsecBrokerAdmin(dynsec));
   app.addHook('onClose', async () => dynsec.close());
 });

@@ -32,6 +32,20 @@ export function rabbitmqBrokerAdmin(api: RabbitApi): BrokerAdmin {
 }
 
 /**
+ * Writes today's topic permissions of existing lift users again (an upgrade that added a
+ * topic). A lift whose user is missing is skipped with a warning: its next issued credentials
+ * create it with the right permissions.
+ */
+export function grantLiftTopicPermissions(api: RabbitApi, warn: (deviceNo: string, err: unknown) => void): (deviceNos: string[]) => Promise<void> {
+  const vhost = encodeName(MQTT_VHOST);
+  return async (deviceNos) => {
+    for (const deviceNo of deviceNos) {
+      await api.request('PUT', `/api/topic-permissions/${vhost}/${encodeName(deviceNo)}`, liftPermissions(deviceNo).topic).catch((err: unknown) => warn(deviceNo, err));
+    }
+  };
+}
+
+/**
  * Commands expire in the cluster too: a message waits in a lift's session queue at most
  * `ttlMs` (the server's COMMAND_WAIT_MS), the time its command is valid. Set at every start
  * (the last instance's wait counts); quorum queues honour it since RabbitMQ 3.10.

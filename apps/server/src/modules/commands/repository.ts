@@ -1,5 +1,6 @@
 import type { CommandResult, CommandState, RefusalReason } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
+import { COMMAND_LOG_COLUMNS, lockLogbookHead, logCommandFinal, type CommandLogRow } from '../logbook/index.ts';
 
 type Sql = Pick<SqlExecutor, 'query'>;
 
@@ -63,15 +64,33 @@ export async function claimCommand(sql: Sql, id: string, expiresAt: Date): Promi
   return rows.length === 1;
 }
 
+/**
+ * Changes a command's state in a transaction that also writes the lift's logbook when the
+ * state is final: the lift's head is locked first (as ingest locks it before a command's row).
+ */
+function finalChange<T>(sql: SqlExecutor, id: string, change: (tx: Sql) => Promise<(CommandLogRow & T) | undefined>): Promise<(CommandLogRow & T) | undefined> {
+  return sql.transaction(async (tx) => {
+    const [command] = await tx.query<{ lift_id: string }>('select lift_id from lift_commands where id = $1', [id]);
+    if (!command) return undefined;
+    await lockLogbookHead(tx, command.lift_id);
+    const row = await change(tx);
+    if (row) await logCommandFinal(tx, row);
+    return row;
+  });
+}
+
 /** A command its lease was lost under in the window: refused as the lift would refuse it. Null when it was cancelled meanwhile. */
-export async function refuseUnclaimed(sql: Sql, id: string): Promise<{ state: CommandState; reason: RefusalReason } | null> {
-  const [row] = await sql.query<{ state: CommandState; reason: RefusalReason }>(
-    `update lift_commands c set state = 'rejected', updated_at = now(),
-            reason = case when exists (select 1 from lift_leases l where l.lift_id = c.lift_id and l.local_until > now()) then 'localControl' else 'leaseHeld' end
-      where c.id = $1 and c.state = 'created' and c.sent_at is null returning state, reason`,
-    [id],
-  );
-  return row ?? null;
+export async function refuseUnclaimed(sql: SqlExecutor, id: string): Promise<{ state: CommandState; reason: RefusalReason } | null> {
+  const row = await finalChange(sql, id, async (tx) => {
+    const [changed] = await tx.query<CommandLogRow>(
+      `update lift_commands c set state = 'rejected', updated_at = now(),
+              reason = case when exists (select 1 from lift_leases l where l.lift_id = c.lift_id and l.local_until > now()) then 'localControl' else 'leaseHeld' end
+        where c.id = $1 and c.state = 'created' and c.sent_at is null returning ${COMMAND_LOG_COLUMNS}`,
+      [id],
+    );
+    return changed;
+  });
+  return row ? { state: row.state, reason: row.reason as RefusalReason } : null;
 }
 
 export async function readCommand(sql: Sql, id: string): Promise<CommandRow | undefined> {
@@ -88,9 +107,12 @@ export async function commandByKey(sql: Sql, userId: string, key: string, same: 
   return row;
 }
 
-export async function setCommandState(sql: Sql, id: string, state: CommandState, reason: string, onlyFrom: CommandState[]): Promise<boolean> {
-  const rows = await sql.query(`update lift_commands set state = $2, reason = $3, updated_at = now() where id = $1 and state = any($4::text[]) returning id`, [id, state, reason, onlyFrom]);
-  return rows.length === 1;
+export async function setCommandState(sql: SqlExecutor, id: string, state: CommandState, reason: string, onlyFrom: CommandState[]): Promise<boolean> {
+  const row = await finalChange(sql, id, async (tx) => {
+    const [changed] = await tx.query<CommandLogRow>(`update lift_commands set state = $2, reason = $3, updated_at = now() where id = $1 and state = any($4::text[]) returning ${COMMAND_LOG_COLUMNS}`, [id, state, reason, onlyFrom]);
+    return changed;
+  });
+  return row !== undefined;
 }
 
 /** The 'sent' mark of a command no answer has moved on yet. */
@@ -102,12 +124,17 @@ export async function markSent(sql: Sql, id: string): Promise<void> {
  * `command/cancel`: the sender's command of that click, cancelled if it is still in its
  * cancel window. Null when there is no such command; `cancelled` false when it was sent already.
  */
-export async function cancelByKey(sql: Sql, liftId: string, userId: string, key: string) {
-  const [cancelled] = await sql.query<{ id: string; name: string; args: Record<string, unknown> }>(
-    `update lift_commands set state = 'cancelled', reason = 'cancelled', updated_at = now()
-      where lift_id = $1 and user_id = $2 and idempotency_key = $3 and state = 'created' and sent_at is null returning id, name, args`,
-    [liftId, userId, key],
-  );
+export async function cancelByKey(sql: SqlExecutor, liftId: string, userId: string, key: string) {
+  const cancelled = await sql.transaction(async (tx) => {
+    await lockLogbookHead(tx, liftId);
+    const [row] = await tx.query<CommandLogRow>(
+      `update lift_commands set state = 'cancelled', reason = 'cancelled', updated_at = now()
+        where lift_id = $1 and user_id = $2 and idempotency_key = $3 and state = 'created' and sent_at is null returning ${COMMAND_LOG_COLUMNS}`,
+      [liftId, userId, key],
+    );
+    if (row) await logCommandFinal(tx, row);
+    return row && { id: row.id, name: row.name, args: row.args };
+  });
   if (cancelled) return { ...cancelled, cancelled: true };
   const [found] = await sql.query<{ id: string; name: string; args: Record<string, unknown> }>(`select id, name, args from lift_commands where lift_id = $1 and user_id = $2 and idempotency_key = $3`, [liftId, userId, key]);
   return found ? { ...found, cancelled: false } : null;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CONTROL_LEASE_MS, type CommandLease, type LeaseEndReason, type LeaseState, type LeaseView, type LiveLeaseMessage } from '@liftlink/protocol';
 import { AppError } from '../../lib/errors.ts';
+import { logLeaseChange } from '../logbook/index.ts';
 import { clearExpiredLease, clearLease, extendLease, grantLease, isExpiredUntold, isHeld, localUntil, lockLeaseRow, readLeaseRow, type LeaseRow } from './lease-repository.ts';
 
 /**
@@ -57,10 +58,13 @@ async function changeLease(
   return app.database.sql.transaction(async (tx) => {
     const row = await lockLeaseRow(tx, liftId);
     const decision = decide(row);
-    if (decision === 'grant') return { row: await grantLease(tx, liftId, holder, CONTROL_LEASE_MS), change: { kind: 'granted', before: row } };
-    if (decision === 'extend') return { row: await extendLease(tx, liftId, CONTROL_LEASE_MS), change: { kind: 'extended' } };
-    if (decision === 'clear') return { row: await clearLease(tx, liftId), change: { kind: 'cleared', before: row } };
-    return { row, change: { kind: 'none' } };
+    let result: { row: LeaseRow; change: Change } = { row, change: { kind: 'none' } };
+    if (decision === 'grant') result = { row: await grantLease(tx, liftId, holder, CONTROL_LEASE_MS), change: { kind: 'granted', before: row } };
+    if (decision === 'extend') result = { row: await extendLease(tx, liftId, CONTROL_LEASE_MS), change: { kind: 'extended' } };
+    if (decision === 'clear') result = { row: await clearLease(tx, liftId), change: { kind: 'cleared', before: row } };
+    // Taken, taken over and released go into the lift's logbook with the change (a renewal does not).
+    await logLeaseChange(tx, holder, result.change, result.row);
+    return result;
   });
 }
 

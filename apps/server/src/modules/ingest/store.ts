@@ -1,5 +1,7 @@
 import type { LiveChange } from '@liftlink/protocol';
+import { applyAlarmReports } from './appliers/alarm-device.ts';
 import { applyCommandAnswers } from './appliers/command-answer.ts';
+import { applyCondition } from './appliers/condition.ts';
 import { applyConfigReports } from './appliers/config-report.ts';
 import { applyEvents, raiseFaultAlerts } from './appliers/events.ts';
 import { lockLifts, updateLiftRows } from './appliers/lift-rows.ts';
@@ -17,12 +19,14 @@ function byApplier(batch: UplinkMessage[]) {
     presence: [] as PresenceUplink[],
     configReports: [] as UplinkOf<'config/report'>[],
     commandAnswers: [] as UplinkOf<'cmd/ack'>[],
+    alarmReports: [] as UplinkOf<'alarm'>[],
   };
   for (const m of batch) {
     if (m.kind === 'event') parts.events.push(m);
     else if (m.kind === 'status') parts.statuses.push(m);
     else if (m.kind === 'presence' || m.kind === 'disconnect') parts.presence.push(m);
     else if (m.kind === 'config/report') parts.configReports.push(m);
+    else if (m.kind === 'alarm') parts.alarmReports.push(m);
     else parts.commandAnswers.push(m);
   }
   return parts;
@@ -32,7 +36,8 @@ function byApplier(batch: UplinkMessage[]) {
  * Applies one batch in one transaction and returns what browsers should be told, in the
  * order it happened. Every step is idempotent on (lift, seq): a message stored before
  * changes nothing again. The lifts are locked first; the run log comes before the lift rows'
- * one update, and the alerts, statuses, presence, configurations and command answers after.
+ * one update, and the alerts, statuses, presence, configurations, command answers and
+ * alarm-device reports after.
  */
 export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveChange[]> {
   const live: LiveChange[] = [];
@@ -43,8 +48,10 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveCh
   await updateLiftRows(tx, lifts);
   await raiseFaultAlerts(tx, stored, live);
   await applyStatuses(tx, parts.statuses, live);
+  await applyCondition(tx, parts.statuses, stored);
   await applyPresence(tx, parts.presence, live);
   await applyConfigReports(tx, parts.configReports, live);
   await applyCommandAnswers(tx, parts.commandAnswers, live);
+  await applyAlarmReports(tx, parts.alarmReports, live);
   return live;
 }

@@ -16,6 +16,8 @@ export interface ConfigWriteOptions {
   role?: LiftAccess['configRole'];
   /** Which bench step wrote it, kept with the command's arguments. */
   source?: string;
+  /** The command's idempotency key (a group send records each lift's config/set under its own). */
+  idempotencyKey?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function writeConfig(app: FastifyInstance, request: FastifyRequest,
   if (lift.config_version > 0 && !write.confirmReconfigure) throw new AppError('config.reconfigure', { version: lift.config_version });
   if (write.version !== lift.config_version) throw new AppError('config.versionConflict', { version: lift.config_version });
   const { version } = write;
-  return sendCommand(app, request, lift, { kind: 'config/set', name: 'configSet', args: opts.source ? { version, source: opts.source } : { version }, payload: { version, config: next } });
+  return sendCommand(app, request, lift, { kind: 'config/set', name: 'configSet', args: opts.source ? { version, source: opts.source } : { version }, payload: { version, config: next }, ...(opts.idempotencyKey ? { idempotencyKey: opts.idempotencyKey } : {}) });
 }
 
 /** A page of a lift's configuration log, newest first. */

@@ -10,6 +10,7 @@ import { newToken, sha256 } from '../../lib/crypto.ts';
 import type { SqlExecutor } from '../../db/client.ts';
 import type { BrokerAdmin } from './credentials.ts';
 import { backfillDemoHistory } from './demo-history.ts';
+import type { WearSpec } from '../../../../simulator/src/wear.ts';
 
 const SIMULATOR_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../simulator/src/main.ts');
 
@@ -68,13 +69,13 @@ export async function registerWithBroker(admin: BrokerAdmin | null, lifts: Pick<
 
 /** Starts the simulator as a child process speaking real MQTT to the broker; `args` are extra CLI options. */
 export function spawnSimulator(
-  lifts: (Pick<DemoLift, 'deviceNo' | 'secret' | 'kind' | 'floors'> & { faultAfterSeconds?: number; config?: LiftConfig; configVersion?: number })[],
+  lifts: (Pick<DemoLift, 'deviceNo' | 'secret' | 'kind' | 'floors'> & { faultAfterSeconds?: number; config?: LiftConfig; configVersion?: number; wear?: WearSpec })[],
   mqttUrl: string,
   log: (msg: string) => void,
   args: string[] = [],
 ): { child: ChildProcess; ready: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet-stdin', '--mqtt', mqttUrl, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end(JSON.stringify(lifts.map(({ deviceNo, secret, kind, floors, faultAfterSeconds, config, configVersion }) => ({ deviceNo, secret, kind, floors, faultAfterSeconds, config, configVersion }))));
+  child.stdin.end(JSON.stringify(lifts.map(({ deviceNo, secret, kind, floors, faultAfterSeconds, config, configVersion, wear }) => ({ deviceNo, secret, kind, floors, faultAfterSeconds, config, configVersion, wear }))));
   createInterface({ input: child.stderr }).on('line', (line) => log(line));
   const ready = new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -100,6 +101,16 @@ export function demoFleetBroker(app: FastifyInstance): { url: string; args: stri
   const host = ip ? (name.includes(':') ? `[${name}]` : name) : '127.0.0.1';
   return { url: `mqtts://${host}:${app.brokerTlsPort}`, args: ['--ca', app.tls.files.certFile, ...(ip ? [] : ['--servername', name])] };
 }
+
+/**
+ * Wear scenarios of the demo fleet (docs/condition.md): DEMO-0002..0004 age, four months of wear
+ * per real hour, so their condition score falls within an hour or two of a demo.
+ */
+const DEMO_WEAR: Record<number, WearSpec> = {
+  1: { scenario: 'batteryAgeing', ageDaysPerHour: 120 },
+  2: { scenario: 'stiffDrive', ageDaysPerHour: 120 },
+  3: { scenario: 'chatteringFlap', ageDaysPerHour: 120 },
+};
 
 /** Demo lifts that get a history on their first start (DEMO-0001..0020; about 0.85 s each on PGlite). */
 const DEMO_HISTORY_MAX_LIFTS = 20;
@@ -129,7 +140,7 @@ export default fp(async (app) => {
     // Each lift runs the configuration stored last (its history's, or one set before a restart), not the factory one.
     const stored = await app.database.sql.query<{ id: string; config: LiftConfig | null; config_version: number }>(`select id, config, config_version from lifts where id = any($1::uuid[])`, [lifts.map((l) => l.id)]);
     const configs = new Map(stored.filter((r) => r.config && r.config_version > 0).map((r) => [r.id, { config: r.config!, configVersion: r.config_version }]));
-    const fleet = lifts.map((l, i) => ({ ...l, ...configs.get(l.id), ...(i === lifts.length - 1 && demoFaultSeconds > 0 ? { faultAfterSeconds: demoFaultSeconds } : {}) }));
+    const fleet = lifts.map((l, i) => ({ ...l, ...configs.get(l.id), ...(DEMO_WEAR[i] ? { wear: DEMO_WEAR[i] } : {}), ...(i === lifts.length - 1 && demoFaultSeconds > 0 ? { faultAfterSeconds: demoFaultSeconds } : {}) }));
     sim = spawnSimulator(fleet, url, (line) => app.log.debug({ simulator: line }), [...args, '--activity', String(app.config.demoLocalCallsPerHour)]);
     sim.ready.then(
       () => app.log.info({ count }, 'demo fleet online'),

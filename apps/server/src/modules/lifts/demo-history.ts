@@ -1,6 +1,8 @@
 import { defaultConfig, initialLiftStatus, type DeviceKind, type EventCode, type FaultCode, type LiftStatus } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 import { storeBatch, type UplinkMessage } from '../ingest/store.ts';
+import { prepareDemoAvailability } from '../availability/demo.ts';
+import { endHistoricIncident } from '../incidents/history.ts';
 // The server runs the simulator from its sources (demo-fleet.ts): the same small generator.
 import { seededRandom } from '../../../../simulator/src/random.ts';
 
@@ -220,7 +222,8 @@ function toBatches(groups: UplinkMessage[][]): UplinkMessage[][] {
  * Writes `days` days of history for each of these (new) demo lifts, ending now. The
  * commands are the first administrator's, written before their answers are stored; each
  * fault's alert gets the fault's time and is cleared when the restart cleared the fault
- * (and is not mailed: it is history). Returns how many messages were stored.
+ * (and is not mailed: it is history). The months before get availability figures
+ * (availability/demo.ts). Returns how many messages were stored.
  */
 export async function backfillDemoHistory(sql: SqlExecutor, lifts: DemoHistoryLift[], days: number, now = Date.now()): Promise<number> {
   if (days <= 0 || !lifts.length) return 0;
@@ -243,6 +246,8 @@ export async function backfillDemoHistory(sql: SqlExecutor, lifts: DemoHistoryLi
         );
       }
     });
+    // Months of availability figures before it, and its availability counted from the history's start.
+    await prepareDemoAvailability(sql, lift, from);
     for (const batch of toBatches(history.groups)) {
       await sql.transaction(async (tx) => {
         await storeBatch(tx, batch);
@@ -253,6 +258,8 @@ export async function backfillDemoHistory(sql: SqlExecutor, lifts: DemoHistoryLi
             [lift.id, f.code, new Date(f.at), new Date(f.clearedAt)],
           );
           if (alert) await tx.query(`delete from alert_deliveries where alert_id = $1`, [alert.id]);
+          // The incident it opened ends with it: history, not work waiting for a technician.
+          await endHistoricIncident(tx, lift.id, f.code, { opened: new Date(f.at), ended: new Date(f.clearedAt) }, { userId: admin?.id ?? null, name: admin?.username ?? null }, 'Demo history: cleared by a restart');
         }
       });
       stored += batch.length;

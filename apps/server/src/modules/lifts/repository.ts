@@ -1,4 +1,4 @@
-import { eventText, type CommandRecord, type IotInfo, type LiftConfig, type LiftInfo, type LiftListItem, type PresenceReason, type RunLogEntry } from '@liftlink/protocol';
+import { alarmTestOverdue, eventText, type AlarmDeviceView, type AlarmTestPart, type CommandRecord, type IotInfo, type LiftConfig, type LiftInfo, type LiftListItem, type PresenceReason, type RunLogEntry } from '@liftlink/protocol';
 import type { z } from 'zod';
 import type { LiftSortKey, liftListQuerySchema, runLogQuerySchema } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
@@ -55,9 +55,36 @@ export async function listLifts(sql: SqlExecutor, auth: AuthContext, q: z.infer<
   return { total: Number(count!.n), list: rows.map((r) => toItem(auth, r)) };
 }
 
+/** The alarm device's columns of the lift row (migration 0020). */
+interface AlarmColumns {
+  alarm_reported_at: Date | null;
+  alarm_test_at: Date | null;
+  alarm_test_result: 'passed' | 'failed' | null;
+  alarm_test_failed: string[];
+  alarm_last_passed_at: Date | null;
+  alarm_battery_percent: number | null;
+  alarm_battery_voltage: number | null;
+  alarm_battery_low: boolean | null;
+  alarm_watch_from: Date;
+}
+const ALARM_COLUMNS = `l.alarm_reported_at, l.alarm_test_at, l.alarm_test_result, l.alarm_test_failed, l.alarm_last_passed_at,
+  l.alarm_battery_percent, l.alarm_battery_voltage, l.alarm_battery_low, l.alarm_watch_from`;
+
+/** The alarm device as the lift last reported it; null before its first report. */
+function alarmDeviceView(r: AlarmColumns, now: Date): AlarmDeviceView | null {
+  if (!r.alarm_reported_at) return null;
+  return {
+    reportedAt: new Date(r.alarm_reported_at).toISOString(),
+    lastTest: r.alarm_test_at && r.alarm_test_result ? { at: new Date(r.alarm_test_at).toISOString(), result: r.alarm_test_result, failed: r.alarm_test_failed as AlarmTestPart[] } : null,
+    battery: { percent: r.alarm_battery_percent, voltage: r.alarm_battery_voltage === null ? null : Math.round(r.alarm_battery_voltage * 100) / 100, low: r.alarm_battery_low ?? false },
+    // the alert job's clock: a lift that never passed a test counts from the watch start
+    testOverdue: alarmTestOverdue(new Date(r.alarm_last_passed_at ?? r.alarm_watch_from), now),
+  };
+}
+
 export async function liftInfo(sql: SqlExecutor, auth: AuthContext, liftId: string): Promise<Omit<LiftInfo, 'approvalClasses'>> {
-  const [r] = await sql.query<ListRow & { iot_info: IotInfo; config_version: number; online_since: Date | null; status: LiftInfo['status']; config: LiftInfo['config']; online_ms_total: string; trips_total: string; today_online: string | null; today_trips: number | null }>(
-    `select ${LIST_COLUMNS}, l.iot_info, l.config_version, l.online_since, l.status, l.config, l.online_ms_total, l.trips_total,
+  const [r] = await sql.query<ListRow & AlarmColumns & { iot_info: IotInfo; config_version: number; online_since: Date | null; status: LiftInfo['status']; config: LiftInfo['config']; online_ms_total: string; trips_total: string; today_online: string | null; today_trips: number | null }>(
+    `select ${LIST_COLUMNS}, ${ALARM_COLUMNS}, l.iot_info, l.config_version, l.online_since, l.status, l.config, l.online_ms_total, l.trips_total,
             d.online_ms as today_online, d.trips as today_trips
        from lifts l left join lift_daily_stats d on d.lift_id = l.id and d.day = (now() at time zone 'utc')::date where l.id = $1`,
     [liftId],
@@ -65,7 +92,9 @@ export async function liftInfo(sql: SqlExecutor, auth: AuthContext, liftId: stri
   const now = Date.now();
   const since = r!.online_since ? new Date(r!.online_since).getTime() : null;
   const dayStart = new Date(new Date(now).toISOString().slice(0, 10) + 'T00:00:00Z').getTime();
-  const { iot_info, config_version, online_since, status, config, online_ms_total, trips_total, today_online, today_trips, ...item } = r!;
+  const { iot_info, config_version, online_since, status, config, online_ms_total, trips_total, today_online, today_trips, ...rest } = r!;
+  const { alarm_reported_at, alarm_test_at, alarm_test_result, alarm_test_failed, alarm_last_passed_at, alarm_battery_percent, alarm_battery_voltage, alarm_battery_low, alarm_watch_from, ...item } = rest;
+  const alarmDevice = alarmDeviceView({ alarm_reported_at, alarm_test_at, alarm_test_result, alarm_test_failed, alarm_last_passed_at, alarm_battery_percent, alarm_battery_voltage, alarm_battery_low, alarm_watch_from }, new Date(now));
   return {
     lift: { ...toItem(auth, item), iotInfo: iot_info, configVersion: config_version, onlineSince: online_since ? new Date(online_since).toISOString() : null },
     status,
@@ -76,6 +105,7 @@ export async function liftInfo(sql: SqlExecutor, auth: AuthContext, liftId: stri
       tripsTotal: Number(trips_total),
       tripsToday: today_trips ?? 0,
     },
+    alarmDevice,
   };
 }
 

@@ -60,8 +60,12 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
 
     const stop = app.live.on((msg: LiveChange) => {
       if (!auth) return;
+      // An incident notification (escalation) goes to its one recipient only.
+      if (msg.type === 'notification') return void (msg.userId === auth.userId && send(msg));
+      // Incidents reach only those whose role may see incidents (on the lifts they watch).
+      if (msg.type === 'incident' && !hasPermission(auth.permissions, 'incident.query')) return;
       if (lifts.has(msg.liftId)) send(msg);
-      else if (fleet?.has(msg.liftId) && msg.type === 'alert') send(msg);
+      else if (fleet?.has(msg.liftId) && (msg.type === 'alert' || msg.type === 'incident')) send(msg);
       else if (fleet?.has(msg.liftId) && (msg.type === 'presence' || msg.type === 'status')) {
         send(msg.type === 'status' ? fleetStatusOf(msg) : msg);
       }

@@ -121,7 +121,7 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(`${base}/getNewIot`, { config: { access: 'manufacture.add' }, schema: { tags: ['manufacture'], response: responsesOf(newIotCredentialsSchema), querystring: liftRefQuerySchema } }, async (request, reply) => {
     requireCsrf(request);
     const lift = await benchLift(sql, request.auth!, request.query);
-    const issued = await audited(request, 'issueIot', { liftId: lift.id, deviceNo: lift.device_no }, () => app.deviceCredentials.issue(lift.id));
+    const issued = await audited(request, 'issueIot', { liftId: lift.id, deviceNo: lift.device_no }, () => app.deviceCredentials.issue(lift.id, { id: request.auth!.userId, name: request.auth!.username }));
     const result: NewIotCredentials = { liftId: lift.id, deviceNo: issued.deviceNo, secret: issued.secret, mqttUrl: deviceBrokerUrl(app), issuedAt: new Date().toISOString() };
     // The secret is shown once: no cache may keep it.
     void reply.header('cache-control', 'no-store');
@@ -130,7 +130,7 @@ const manufactureRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(`${base}/resetIot`, { config: { access: 'manufacture.delete' }, schema: { tags: ['manufacture'], response: responsesOf(emptyResultSchema), body: resetIotSchema } }, async (request) => {
     const lift = await benchLift(sql, request.auth!, request.body);
-    await audited(request, 'resetIot', { liftId: lift.id, deviceNo: lift.device_no }, () => app.deviceCredentials.revoke(lift.id));
+    await audited(request, 'resetIot', { liftId: lift.id, deviceNo: lift.device_no }, () => app.deviceCredentials.revoke(lift.id, { id: request.auth!.userId, name: request.auth!.username }));
     return ok(null, 'modification successful');
   });
 

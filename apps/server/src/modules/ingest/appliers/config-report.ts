@@ -1,4 +1,5 @@
 import type { LiveChange } from '@liftlink/protocol';
+import { appendLogbook } from '../../logbook/index.ts';
 import type { Tx, UplinkOf } from './uplink.ts';
 
 /**
@@ -29,6 +30,7 @@ export async function applyConfigReports(tx: Tx, reports: UplinkOf<'config/repor
          values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, 'applied')`,
         [m.liftId, m.message.ts, cmd?.user_id ?? null, cmd?.username ?? null, cmd?.kind === 'config/set' ? 'cloud' : 'device', m.message.commandId ?? null, m.message.version, JSON.stringify(before.config), JSON.stringify(m.message.config)],
       );
+      await appendLogbook(tx, { liftId: m.liftId, kind: 'config', actor: cmd?.user_id ? { id: cmd.user_id, name: cmd.username ?? '' } : null, data: { source: cmd?.kind === 'config/set' ? 'cloud' : 'device', commandId: m.message.commandId ?? null, versionBefore: before.config_version, versionAfter: m.message.version } });
     }
     live.push({ type: 'config', liftId: m.liftId, version: m.message.version });
   }

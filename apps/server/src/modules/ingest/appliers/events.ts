@@ -86,7 +86,7 @@ async function addFaults(tx: Tx, inserted: StoredEvent[], faultsByLift: Map<stri
   );
 }
 
-/** Counts the new trips (arrivals at a floor) per lift and day, and adds them to the lift's and the fleet's daily figures. */
+/** Counts the new trips (arrivals at a floor) per lift and day, and adds them to the lift's and the fleet's daily figures and the lift's month (availability). */
 async function addTrips(tx: Tx, inserted: StoredEvent[], tripsByLift: Map<string, number>): Promise<void> {
   const trips = new Map<string, { liftId: string; day: string; n: number }>();
   for (const r of inserted) {
@@ -111,6 +111,12 @@ async function addTrips(tx: Tx, inserted: StoredEvent[], tripsByLift: Map<string
        cross join lateral (values ('all'), ('m:' || l.manufacturer_org_id::text), ('o:' || l.operator_org_id::text)) as s(scope)
       where s.scope is not null group by s.scope, t.day
      on conflict (scope, day) do update set trips = fleet_daily_stats.trips + excluded.trips`,
+    params,
+  );
+  await tx.query(
+    `insert into lift_availability_monthly as m (lift_id, month, trips)
+     select id, date_trunc('month', day::timestamp)::date, sum(n) from unnest($1::uuid[], $2::date[], $3::integer[]) as t(id, day, n) group by 1, 2
+     on conflict (lift_id, month) do update set trips = m.trips + excluded.trips`,
     params,
   );
 }
@@ -139,11 +145,11 @@ async function applyLocalUse(tx: Tx, inserted: StoredEvent[], live: LiveChange[]
   if (uses.length) live.push(...(await endLeasesOnLocalUse(tx, uses, LOCAL_SETTLE_MS)));
 }
 
-/** Each new fault entry raises a fault alert (unless the same one is open). */
+/** Each new fault entry raises a fault alert (unless the same one is open), or attaches to the lift's incident for it. */
 export async function raiseFaultAlerts(tx: Tx, inserted: StoredEvent[], live: LiveChange[]): Promise<void> {
   for (const e of inserted) {
     if (!e.fault) continue;
-    const alert = await raiseAlert(tx, e.liftId, 'fault', e.code);
+    const alert = await raiseAlert(tx, e.liftId, 'fault', e.code, undefined, live);
     if (alert) live.push(alert);
   }
 }

@@ -1,3 +1,4 @@
+import { bookAvailability } from '../../availability/book.ts';
 import type { Tx, UplinkMessage } from './uplink.ts';
 
 /**
@@ -24,7 +25,7 @@ export async function lockLifts(tx: Tx, batch: UplinkMessage[]): Promise<BatchLi
   return { locked, eventsTotal: new Map(locked.map((r) => [r.id, Number(r.events_total)])), trips: new Map(), faults: new Map(), revived: new Set() };
 }
 
-/** Every lift of the batch in one update: seen now, back online if it spoke, its run-log ordinal, trip and fault counts. */
+/** Every lift of the batch in one update: seen now, back online if it spoke (its availability booked from now), its run-log ordinal, trip and fault counts. */
 export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
   const { locked } = lifts;
   await tx.query(
@@ -39,4 +40,5 @@ export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
       locked.map((r) => lifts.faults.get(r.id) ?? 0),
     ],
   );
+  await bookAvailability(tx, [...lifts.revived].map((liftId) => ({ liftId, at: null })));
 }

@@ -1,4 +1,5 @@
 import { presenceCode, type LiveChange, type LiveEventMessage, type PresenceReason } from '@liftlink/protocol';
+import { bookAvailability } from '../../availability/book.ts';
 import type { Tx } from './uplink.ts';
 
 /** Splits [from, to) into UTC days, for the daily online time. */
@@ -72,7 +73,7 @@ export async function logPresence(tx: Tx, changes: PresenceChange[]): Promise<{ 
 
 /**
  * Marks a lift offline (goodbye, will, lost connection, silence or credential reset), books
- * its online time up to `at` and writes OFFLINE with the reason to its run log. Nothing
+ * its online time and availability up to `at` and writes OFFLINE with the reason to its run log. Nothing
  * happens (no second OFFLINE) when it is offline already, or when `session` is older than
  * the lift's current connection.
  */
@@ -84,6 +85,7 @@ export async function markOffline(tx: Tx, liftId: string, at: Date, session: num
   if (!lift) return [];
   await tx.query('update lifts set online = false, online_since = null where id = $1', [liftId]);
   await addOnlineTime(tx, liftId, lift.online_since ? new Date(lift.online_since) : null, at);
+  await bookAvailability(tx, [{ liftId, at }]);
   const { live } = await logPresence(tx, [{ liftId, reason, at }]);
   return [{ type: 'presence', liftId, online: false, ts: at.toISOString() }, ...live];
 }

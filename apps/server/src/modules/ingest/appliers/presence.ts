@@ -1,5 +1,6 @@
 import type { LiveChange } from '@liftlink/protocol';
 import { clearAlerts } from '../../alerts/repository.ts';
+import { bookAvailability } from '../../availability/book.ts';
 import type { BatchLifts } from './lift-rows.ts';
 import { logPresence, markOffline } from './presence-log.ts';
 import type { Tx, UplinkMessage, UplinkOf } from './uplink.ts';
@@ -53,6 +54,7 @@ export async function applyPresence(tx: Tx, messages: PresenceUplink[], live: Li
       if (rows.length) {
         live.push({ type: 'presence', liftId: p.liftId, online: true, ts: p.message.ts });
         if (!rows[0]!.was_online) live.push(...(await logPresence(tx, [{ liftId: p.liftId, reason: 'connected', at: p.message.ts }])).live);
+        await bookAvailability(tx, [{ liftId: p.liftId, at: p.message.ts }]);
         await clearAlerts(tx, [p.liftId], 'offline');
       }
     } else {
@@ -89,6 +91,8 @@ async function setSimpleOnline(tx: Tx, presence: PresenceUplink[], live: LiveCha
     for (const p of simpleOnline) if (changed.has(p.liftId)) live.push({ type: 'presence', liftId: p.liftId, online: true, ts: p.message.ts });
     const logged = await logPresence(tx, simpleOnline.filter((p) => cameOnline.has(p.liftId)).map((p) => ({ liftId: p.liftId, reason: 'connected', at: p.message.ts })));
     live.push(...logged.live);
+    // Back online at the time the lift's online message says (clamped to now).
+    await bookAvailability(tx, simpleOnline.filter((p) => cameOnline.has(p.liftId)).map((p) => ({ liftId: p.liftId, at: p.message.ts })));
     if (changed.size) await clearAlerts(tx, [...changed], 'offline');
   }
   return new Set<PresenceUplink>(simpleOnline);

@@ -1,4 +1,4 @@
-import type { CmdAckMessage, ConfigReportMessage, EventMessage, PresenceMessage, StatusMessage } from '@liftlink/protocol';
+import type { AlarmMessage, CmdAckMessage, ConfigReportMessage, EventMessage, PresenceMessage, StatusMessage } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../../db/client.ts';
 
 /** One lift message as ingest hands it to the store, its lift already known. */
@@ -8,6 +8,7 @@ export type UplinkMessage =
   | { kind: 'presence'; liftId: string; message: PresenceMessage }
   | { kind: 'config/report'; liftId: string; message: ConfigReportMessage }
   | { kind: 'cmd/ack'; liftId: string; message: CmdAckMessage }
+  | { kind: 'alarm'; liftId: string; message: AlarmMessage }
   /** The embedded broker saw the lift's connection close (its will is not routed to ingest there). */
   | { kind: 'disconnect'; liftId: string; at: Date };
 

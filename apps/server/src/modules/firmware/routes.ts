@@ -1,0 +1,196 @@
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  errorEnvelopeSchema,
+  fileResponsesOf,
+  firmwareImageParamsSchema,
+  firmwarePackageCreateSchema,
+  firmwarePackageIdSchema,
+  firmwarePackageListQuerySchema,
+  firmwarePackageListSchema,
+  firmwarePackageSchema,
+  firmwareSigningKeyQuerySchema,
+  firmwareSigningKeySchema,
+  responsesOf,
+} from '@liftlink/protocol';
+import { z } from 'zod';
+import { AppError, ok } from '../../lib/errors.ts';
+import { imageDownload } from './download.ts';
+import { FirmwareKeys } from './keys.ts';
+import { buildOffer, type Offer } from './offer.ts';
+import {
+  createPackage,
+  manufacturerOf,
+  packageInReach,
+  packagesInReach,
+  uploadImage,
+  withdraw,
+} from './service.ts';
+
+/** What other modules (campaigns) use: the signing keys and the signed per-lift offer. */
+export interface FirmwareService {
+  keys: FirmwareKeys;
+  offer(o: Parameters<typeof buildOffer>[2]): Promise<Offer>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    firmware: FirmwareService;
+  }
+}
+
+/**
+ * Firmware packages (docs/firmware.md): list, get, create, upload the image, withdraw
+ * (`firmware.*`, the caller's organization's packages); the signing key's public half for
+ * the factory bench (`manufacture.add`); the lift's ranged download with its offer's token.
+ */
+const packageRoutes: FastifyPluginAsyncZod = async (app) => {
+  const base = '/auth/access/firmware/packages';
+  const tags = ['firmware'];
+
+  // The image arrives as the raw body and is read as a stream by the upload (never buffered
+  // whole); this parser lives only in this plugin's scope.
+  app.addContentTypeParser('application/octet-stream', (_request, payload, done) =>
+    done(null, payload),
+  );
+
+  app.get(
+    base,
+    {
+      config: { access: 'firmware.query' },
+      schema: {
+        tags,
+        response: responsesOf(firmwarePackageListSchema),
+        querystring: firmwarePackageListQuerySchema,
+      },
+    },
+    async (request) => ok({ list: await packagesInReach(app, request.auth!, request.query.state) }),
+  );
+
+  app.get(
+    `${base}/get`,
+    {
+      config: { access: 'firmware.query' },
+      schema: {
+        tags,
+        response: responsesOf(firmwarePackageSchema),
+        querystring: firmwarePackageIdSchema,
+      },
+    },
+    async (request) => ok(await packageInReach(app, request.auth!, request.query.id)),
+  );
+
+  app.post(
+    `${base}/create`,
+    {
+      config: { access: 'firmware.add' },
+      schema: {
+        tags,
+        response: responsesOf(firmwarePackageSchema),
+        body: firmwarePackageCreateSchema,
+      },
+    },
+    async (request) => ok(await createPackage(app, request, request.body)),
+  );
+
+  app.post(
+    `${base}/upload`,
+    {
+      config: { access: 'firmware.add' },
+      schema: {
+        tags,
+        description:
+          'The body is the image itself (application/octet-stream), at most FIRMWARE_MAX_BYTES; once per package.',
+        response: responsesOf(firmwarePackageSchema),
+        querystring: firmwarePackageIdSchema,
+      },
+    },
+    async (request) => ok(await uploadImage(app, request, request.query.id, request.body)),
+  );
+
+  app.post(
+    `${base}/withdraw`,
+    {
+      config: { access: 'firmware.delete' },
+      schema: { tags, response: responsesOf(firmwarePackageSchema), body: firmwarePackageIdSchema },
+    },
+    async (request) => ok(await withdraw(app, request, request.body.id)),
+  );
+
+  app.get(
+    '/manufacture/firmware/signing-key',
+    {
+      config: { access: 'manufacture.add' },
+      schema: {
+        tags,
+        response: responsesOf(firmwareSigningKeySchema),
+        querystring: firmwareSigningKeyQuerySchema,
+      },
+    },
+    async (request) => {
+      const auth = request.auth!;
+      const target = request.query.orgId ?? auth.orgId;
+      if (target && target !== auth.orgId && auth.grant?.scope !== 'all')
+        throw new AppError('org.notFound');
+      const key = await app.firmware.keys.forOrg(await manufacturerOf(app, target));
+      return ok({
+        orgId: key.orgId,
+        keyId: key.keyId,
+        publicKey: key.publicKey,
+        source: key.source,
+      });
+    },
+  );
+
+  app.get(
+    '/api/iot/firmware/:packageId/image',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        description:
+          'The lift downloads an image it was offered (docs/protocol.md 11.5): `Authorization: Bearer <token of the offer>` and its device number in `X-Device-No`; `Range: bytes=N-` or `bytes=N-M` is answered 206 with `Content-Range`, a start past the end 416, no range 200.',
+        params: firmwareImageParamsSchema,
+        response: {
+          ...fileResponsesOf('application/octet-stream', 'The whole image.'),
+          206: {
+            description: 'The requested bytes, with Content-Range.',
+            content: {
+              'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) },
+            },
+          },
+          '4xx': errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await imageDownload(
+        app.database.sql,
+        request.params.packageId,
+        request.headers,
+      );
+      // A file answer: its schema describes bytes, which the typed reply cannot express.
+      return reply
+        .code(answer.status)
+        .headers(answer.headers)
+        .send(answer.body as unknown as string);
+    },
+  );
+};
+
+export default fp(
+  async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const keys = new FirmwareKeys(app.config, app.database.sql, app.log);
+    app.decorate('firmware', {
+      keys,
+      offer: (o) => buildOffer(app, keys, o),
+    } satisfies FirmwareService);
+    await app.register(packageRoutes);
+  },
+  {
+    name: 'liftlink-firmware',
+    fastify: '5.x',
+    decorators: { fastify: ['config', 'database', 'audit'] },
+  },
+);

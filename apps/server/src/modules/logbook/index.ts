@@ -1,0 +1,15 @@
+/** What other modules use of the logbook: the append (inside their transaction) and the feeds of today's modules. */
+export {
+  appendLogbook,
+  appendLogbookNow,
+  lockLogbookHead,
+  type LogbookActor,
+  type NewLogbookEntry,
+} from './append.ts';
+export {
+  COMMAND_LOG_COLUMNS,
+  logCommandFinal,
+  logLeaseChange,
+  logLeasesEndedOnSite,
+  type CommandLogRow,
+} from './feeds.ts';
