@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCli } from './cli.ts';
 import { fleetSpecSchema, generateFleet } from './fleet.ts';
 import { DEVICE_KINDS } from '@liftlink/protocol';
+import { generateFirmwareKeyPair } from '../../../packages/protocol/src/device/firmware-signature.ts';
 
 describe('command line', () => {
   it('reads a generated fleet with its options', () => {
@@ -34,6 +35,16 @@ describe('command line', () => {
     expect(() => parseCli(['--count', '1', '--mqtt', 'mqtt://node1,mqtt://node2', '--ca', 'ca.pem'], {})).toThrow(/--ca and --servername need a TLS broker URL/);
   });
 
+  it('takes the firmware keys the lifts trust (repeatable) and the download address', () => {
+    const a = generateFirmwareKeyPair().publicKey;
+    const b = generateFirmwareKeyPair().publicKey;
+    expect(parseCli(['--count', '1', '--firmware-key', a, '--firmware-key', b, '--firmware-base', 'https://cloud.example.com'], {})).toMatchObject({
+      fleet: { firmwareKeys: [a, b], firmwareBaseUrl: 'https://cloud.example.com' },
+    });
+    expect(() => parseCli(['--count', '1', '--firmware-key', 'AAAA'], {})).toThrow(/--firmware-key/);
+    expect(() => parseCli(['--count', '1', '--firmware-base', 'ftp://x'], {})).toThrow(/--firmware-base/);
+  });
+
   it('refuses contradictions and nonsense', () => {
     expect(() => parseCli([], {})).toThrow(/exactly one/);
     expect(() => parseCli(['--count', '2', '--fleet-stdin'], {})).toThrow(/exactly one/);
@@ -61,5 +72,15 @@ describe('fleet', () => {
     expect(fleetSpecSchema.safeParse([{ deviceNo: 'LL-0001', kind: 'verticalHydraulic', floors: 5 }]).success).toBe(false);
     const twice = { deviceNo: 'LL-0001', kind: 'inclined2dRack', floors: 2 };
     expect(fleetSpecSchema.safeParse([twice, twice]).success).toBe(false);
+  });
+
+  it('reads firmware keys and firmware-update failure injection per lift', () => {
+    const lift = { deviceNo: 'LL-0001', kind: 'verticalHydraulic', floors: 2, firmware: 'SIM-1.0.0' };
+    const key = generateFirmwareKeyPair().publicKey;
+    const ota = { cutDownloadAt: 0.5, corruptImage: true, failBoot: true, failInstall: false, waitScale: 0.01 };
+    expect(fleetSpecSchema.safeParse([{ ...lift, firmwareKeys: [key], ota }]).success).toBe(true);
+    expect(fleetSpecSchema.safeParse([{ ...lift, firmwareKeys: ['not a key'] }]).success).toBe(false);
+    expect(fleetSpecSchema.safeParse([{ ...lift, ota: { cutDownloadAt: 1.5 } }]).success).toBe(false);
+    expect(fleetSpecSchema.safeParse([{ ...lift, ota: { explode: true } }]).success).toBe(false);
   });
 });

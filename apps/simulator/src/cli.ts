@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { LOCAL_SETTLE_MS, parseBrokerAddress } from '@liftlink/protocol';
+import { firmwareKeySchema } from './firmware-updater.ts';
 import type { FleetOptions } from './fleet.ts';
 import { SERIAL_USAGE, serialSource, type SerialSource } from './serial/cli-options.ts';
+import { WEAR_SCENARIOS, type WearScenario, type WearSpec } from './wear.ts';
 
 export const USAGE = `LiftLink lift simulator: virtual lifts speaking the device MQTT protocol.
 
@@ -22,6 +24,18 @@ Usage: npm run simulator -- [options]
   --fault-rate R        random faults per lift per hour (default 0.05; 0 = none)
   --activity R          local calls per lift per hour, so the fleet moves (default 4; 0 = none)
   --status-interval S   status snapshot period while idle, seconds (default 10; 1 s while moving)
+  --alarm-test-interval S  period of each lift's alarm-device self-test, seconds (default 86400, a day;
+                        the first test runs a minute after the start)
+  --wear NO=SCENARIO[,NO=SCENARIO...]  wear scenarios per lift, for the condition score: ${WEAR_SCENARIOS.join(', ')}
+                        (battery ageing, a stiffening drive, a chattering flap sensor), e.g.
+                        --wear SIM-0001=batteryAgeing,SIM-0002=stiffDrive (in a fleet file: "wear": {"scenario", "ageDays", "ageDaysPerHour"})
+  --wear-age DAYS       the worn lifts' age at the start, days (default 0: new)
+  --wear-speed D        simulated days of wear per real hour (default 0.0417: real time; 8760 ages a year in an hour)
+  --firmware-key BASE64 a raw Ed25519 public key (32 bytes, base64) every lift trusts for firmware offers,
+                        as the factory bench writes it; repeatable (in a fleet file, per lift: "firmwareKeys": [...]).
+                        Without any key a lift refuses every offer (unknownKey)
+  --firmware-base URL   the cloud's address a firmware manifest's path url is resolved against, e.g.
+                        https://cloud.example.com (http:// for tests); downloads with --ca trust only FILE
   --seed N              seed of the random behaviour
   --help                this text
 
@@ -64,7 +78,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       'fault-rate': { type: 'string' },
       activity: { type: 'string' },
       'status-interval': { type: 'string' },
+      'alarm-test-interval': { type: 'string' },
       seed: { type: 'string' },
+      'firmware-key': { type: 'string', multiple: true },
+      'firmware-base': { type: 'string' },
+      wear: { type: 'string' },
+      'wear-age': { type: 'string' },
+      'wear-speed': { type: 'string' },
       help: { type: 'boolean' },
       serial: { type: 'string' },
       state: { type: 'string' },
@@ -111,6 +131,41 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       activityPerHour: number('activity', values.activity, 4, 0, 3_600),
       statusIdleMs: number('status-interval', values['status-interval'], 10, 0.1, 3_600) * 1000,
       ...(seed !== undefined ? { seed } : {}),
+      ...wearOption(values.wear, values['wear-age'], values['wear-speed']),
+      ...firmwareOptions(values['firmware-key'], values['firmware-base']),
+      ...(values['alarm-test-interval'] !== undefined ? { alarmTestIntervalMs: number('alarm-test-interval', values['alarm-test-interval'], 86_400, 1, 3 * 86_400) * 1000 } : {}),
     },
   };
+}
+
+/** `--firmware-key BASE64` (repeatable) and `--firmware-base URL`. */
+function firmwareOptions(keys: string[] | undefined, base: string | undefined): Pick<FleetOptions, 'firmwareKeys' | 'firmwareBaseUrl'> {
+  for (const key of keys ?? []) if (!firmwareKeySchema.safeParse(key).success) throw new Error(`--firmware-key must be a raw Ed25519 public key in base64 (32 bytes): ${key}`);
+  if (base !== undefined) {
+    let url: URL | null = null;
+    try {
+      url = new URL(base);
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new Error('--firmware-base must be an http:// or https:// URL');
+  }
+  return { ...(keys?.length ? { firmwareKeys: keys } : {}), ...(base !== undefined ? { firmwareBaseUrl: base } : {}) };
+}
+
+/** `--wear SIM-0001=batteryAgeing,SIM-0002=stiffDrive` with `--wear-age` / `--wear-speed` for all of them. */
+function wearOption(raw: string | undefined, age: string | undefined, speed: string | undefined): { wear?: Record<string, WearSpec> } {
+  if (raw === undefined) {
+    if (age !== undefined || speed !== undefined) throw new Error('--wear-age and --wear-speed need --wear');
+    return {};
+  }
+  const ageDays = number('wear-age', age, 0, 0, 10_000);
+  const ageDaysPerHour = number('wear-speed', speed, 1 / 24, 0, 1_000_000);
+  const wear: Record<string, WearSpec> = {};
+  for (const pair of raw.split(',')) {
+    const [deviceNo, scenario] = pair.split('=').map((p) => p.trim());
+    if (!deviceNo || !scenario || !(WEAR_SCENARIOS as readonly string[]).includes(scenario)) throw new Error(`--wear takes DEVICENO=SCENARIO pairs, the scenario one of ${WEAR_SCENARIOS.join(', ')}`);
+    wear[deviceNo] = { scenario: scenario as WearScenario, ageDays, ageDaysPerHour };
+  }
+  return { wear };
 }

@@ -1,8 +1,23 @@
 import { z } from 'zod';
-import { DEVICE_KINDS, type ReconnectRule, configVersionSchema, deviceKindSchema, deviceNoSchema, floorCountSchema, wireConfigSchema, type LiftConfig } from '@liftlink/protocol';
+import { ALARM_TEST_PARTS, DEVICE_KINDS, type ReconnectRule, configVersionSchema, deviceKindSchema, deviceNoSchema, floorCountSchema, wireConfigSchema, type LiftConfig } from '@liftlink/protocol';
+import { firmwareKeySchema, otaSpecSchema, type OtaSpec } from './firmware-updater.ts';
 import { LiftMachine } from './lift-machine.ts';
 import { MqttLift, type SimLiftSpec } from './mqtt-lift.ts';
 import { seededRandom } from './random.ts';
+import { wearSpecSchema, type WearSpec } from './wear.ts';
+
+/**
+ * A lift's alarm device in the fleet file: its self-tests fail naming `failWith`, it never
+ * tests (`testing: false`: a missed test), its battery starts at `batteryPercent` and is not
+ * charged (`charging: false`: it drains).
+ */
+export const alarmSpecSchema = z.strictObject({
+  failWith: z.array(z.enum(ALARM_TEST_PARTS)).min(1).max(ALARM_TEST_PARTS.length).optional(),
+  testing: z.boolean().optional(),
+  batteryPercent: z.number().int().min(0).max(100).optional(),
+  charging: z.boolean().optional(),
+});
+export type AlarmSpec = z.infer<typeof alarmSpecSchema>;
 
 /** The fleet file / stdin format: a JSON array of lifts. */
 export const fleetSpecSchema = z
@@ -18,13 +33,21 @@ export const fleetSpecSchema = z
       /** The configuration the lift runs and its version (default: the factory configuration, version 0), e.g. the one the server last stored. */
       config: wireConfigSchema.optional(),
       configVersion: configVersionSchema.optional(),
+      /** How the lift's emergency-alarm device misbehaves (docs/protocol.md, "alarm"); by default it is healthy. */
+      alarm: alarmSpecSchema.optional(),
+      /** How the lift wears (wear.ts, docs/protocol.md section 9): battery ageing, a stiffening drive, a chattering flap sensor. */
+      wear: wearSpecSchema.optional(),
+      /** The raw Ed25519 public keys (base64) the lift trusts for firmware offers, as the factory bench wrote them (docs/protocol.md 11.3). */
+      firmwareKeys: z.array(firmwareKeySchema).max(8).optional(),
+      /** How its firmware updates misbehave, and how fast its waits run (firmware-updater.ts `OtaSpec`). Not `firmware`: that is the version. */
+      ota: otaSpecSchema.optional(),
     }),
   )
   .max(100_000)
   .refine((lifts) => new Set(lifts.map((l) => l.deviceNo)).size === lifts.length, 'duplicate deviceNo');
 
 /** A lift of the fleet: its connection and, optionally, when it raises its first fault. */
-export type FleetLiftSpec = SimLiftSpec & { faultAfterSeconds?: number; config?: LiftConfig; configVersion?: number };
+export type FleetLiftSpec = SimLiftSpec & { faultAfterSeconds?: number; config?: LiftConfig; configVersion?: number; alarm?: AlarmSpec; wear?: WearSpec; firmwareKeys?: string[]; ota?: OtaSpec };
 
 /** How long the fault a lift raises at `faultAfterSeconds` lasts. */
 export const DEMO_FAULT_CLEARS_MS = 5 * 60_000;
@@ -43,6 +66,17 @@ export interface FleetOptions {
   /** Status snapshot period while idle (default 10 s) and while moving (default 1 s). */
   statusIdleMs?: number;
   statusMovingMs?: number;
+  /** Each lift's alarm-device self-test period (default a day) and its first test after the start (default a minute), ms. */
+  alarmTestIntervalMs?: number;
+  alarmFirstTestMs?: number;
+  /** Wear scenarios by device number (the command line's `--wear`); a lift's own `wear` in the fleet file wins. */
+  wear?: Record<string, WearSpec>;
+  /** Firmware keys every lift trusts besides its own `firmwareKeys` (the command line's `--firmware-key`). */
+  firmwareKeys?: string[];
+  /** The cloud's address a firmware manifest's path `url` is resolved against (`--firmware-base`). */
+  firmwareBaseUrl?: string;
+  /** Failure injection and wait scale of every lift's firmware updates; a lift's own `ota` wins. */
+  ota?: OtaSpec;
   /** How often the fleet clock advances the lifts, ms (default 200). */
   tickMs?: number;
   /** Seed for the random behaviour (default: time based). */
@@ -79,12 +113,20 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
       deviceNo: spec.deviceNo,
       kind: spec.kind,
       floors: spec.floors,
+      ...(spec.firmware ? { firmware: spec.firmware } : {}),
       ...(spec.config && spec.configVersion ? { config: spec.config, configVersion: spec.configVersion } : {}),
       now: bootMs,
       random,
       faultRatePerHour: options.faultRatePerHour ?? 0,
       activityPerHour: options.activityPerHour ?? 0,
+      alarm: {
+        ...(options.alarmTestIntervalMs ? { testIntervalMs: options.alarmTestIntervalMs } : {}),
+        ...(options.alarmFirstTestMs !== undefined ? { firstTestAfterMs: options.alarmFirstTestMs } : {}),
+        ...(spec.alarm?.batteryPercent !== undefined ? { batteryPercent: spec.alarm.batteryPercent } : {}),
+      },
+      ...wearOf(spec, options),
     });
+    if (spec.alarm) misbehave(machine, spec.alarm);
     if (spec.faultAfterSeconds !== undefined) faultsDue.set(machine, bootMs + spec.faultAfterSeconds * 1000);
     return new MqttLift({
       mqttUrl: options.mqttUrl,
@@ -100,6 +142,11 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
       ...(options.reconnectRule ? { reconnectRule: options.reconnectRule } : {}),
       // each lift draws its own reconnect waits; with a seed, the same ones every run
       random: options.seed === undefined ? Math.random : seededRandom(((options.seed ^ 0x9e3779b9) + i) >>> 0),
+      ota: {
+        trustedKeys: [...new Set([...(spec.firmwareKeys ?? []), ...(options.firmwareKeys ?? [])])],
+        ...(options.firmwareBaseUrl ? { downloadBase: options.firmwareBaseUrl } : {}),
+        spec: { ...options.ota, ...spec.ota },
+      },
     });
   });
   const byNo = new Map(lifts.map((l) => [l.deviceNo, l]));
@@ -137,6 +184,18 @@ export async function startFleet(options: FleetOptions): Promise<FleetHandle> {
       await Promise.all(lifts.map((l) => l.stop()));
     },
   };
+}
+
+function wearOf(spec: FleetLiftSpec, options: FleetOptions): { wear?: WearSpec } {
+  const wear = spec.wear ?? options.wear?.[spec.deviceNo];
+  return wear ? { wear } : {};
+}
+
+/** Sets up an alarm device as the fleet file asks (through the same methods tests and demos call). */
+function misbehave(machine: LiftMachine, alarm: AlarmSpec): void {
+  if (alarm.failWith) machine.alarm.failTests(alarm.failWith);
+  if (alarm.testing === false) machine.alarm.stopTesting();
+  if (alarm.charging === false) machine.alarm.setCharging(false);
 }
 
 const FLOOR_PATTERN = [2, 3, 2, 4, 2, 1, 2];

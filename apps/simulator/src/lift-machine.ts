@@ -21,7 +21,9 @@ import {
   type RefusalReason,
   type TestItem,
 } from '@liftlink/protocol';
+import { AlarmDevice, type AlarmDeviceOptions } from './alarm-device.ts';
 import { ControlGate } from './control-gate.ts';
+import { CHATTER_MS, WEAR_LIMITS, Wear, type WearScenario, type WearSpec } from './wear.ts';
 
 /**
  * One simulated lift as a pure state machine: no timers, no network. Time only moves when
@@ -49,7 +51,16 @@ export interface LiftMachineOptions {
   faultRatePerHour?: number;
   /** Expected local calls (a passenger pressing a landing button) per lift per hour (0: none). */
   activityPerHour?: number;
+  /** The emergency-alarm device's test schedule and battery (defaults: a test a day, the first a minute after power-on). */
+  alarm?: Omit<AlarmDeviceOptions, 'now'>;
+  /** A wear scenario (wear.ts): the lift ages in a known way, for the condition score. */
+  wear?: WearSpec;
+  /** The firmware version the lift runs (default SIM_FIRMWARE); an update over the air changes it. */
+  firmware?: string;
 }
+
+/** The firmware version of a simulated lift unless its fleet entry names another. */
+export const SIM_FIRMWARE = 'SIM-1.0.0';
 
 /** Physics step: longer advances are cut into steps of this length. */
 export const STEP_MS = 100;
@@ -138,6 +149,10 @@ export class LiftMachine {
   now: number;
   config: LiftConfig;
   configVersion: number;
+  /** The running firmware version (presence carries it); a firmware update changes it (firmware-updater.ts). */
+  firmware: string;
+  /** A firmware update is installing or restarting (docs/protocol.md 11.6): the lift refuses movement (`busy`). */
+  firmwareInstalling = false;
 
   private readonly random: () => number;
   private readonly faultRatePerHour: number;
@@ -161,6 +176,11 @@ export class LiftMachine {
   private rawLoad = 0;
   private idleMs = 0;
   private readonly inputs = { emergencyStop: false, emergencyMode: false, alarmButton: false, help: false, flapNotInPlace: false };
+  /** The emergency-alarm device (EN 81-28): its self-tests and battery, on the lift's clock. */
+  readonly alarm: AlarmDevice;
+  /** The lift's wear scenario, or null for a lift that does not wear. */
+  readonly wear: Wear | null;
+  private flapChatterUntil: number | null = null;
 
   constructor(options: LiftMachineOptions) {
     this.deviceNo = options.deviceNo;
@@ -172,8 +192,11 @@ export class LiftMachine {
     this.activityPerHour = options.activityPerHour ?? 0;
     this.config = options.config ?? defaultConfig(options.kind, options.floors);
     this.configVersion = options.configVersion ?? 0;
+    this.firmware = options.firmware ?? SIM_FIRMWARE;
     this.position = this.parkingPos(this.clampFloor(options.startFloor ?? 1));
     this.idleMs = STANDBY_AFTER_MS;
+    this.alarm = new AlarmDevice({ ...options.alarm, now: options.now });
+    this.wear = options.wear ? new Wear(options.wear, options.now) : null;
     this.emit('RZOP');
   }
 
@@ -267,7 +290,8 @@ export class LiftMachine {
 
   private chargeValue(): { real: number; check: number } {
     const real = this.chargingNode() ? CHARGER_VOLTS : 0;
-    return { real, check: Math.round(real * this.num('chargeRatio')) / 100 };
+    const aged = 1 - WEAR_LIMITS.checkValueLoss * this.worn('batteryAgeing');
+    return { real, check: Math.round(real * this.num('chargeRatio') * aged) / 100 };
   }
 
   private get charging(): boolean {
@@ -280,12 +304,17 @@ export class LiftMachine {
     const ocv = 23 + 2.6 * this.soc;
     let v = ocv;
     if (this.charging) v = Math.min(CHARGER_VOLTS, ocv + 1.5);
-    else if (this.speed > 0) v = ocv - 0.8 - 0.6 * Math.max(0, this.loadValue) / this.num('ratedLoad');
+    else if (this.speed > 0) v = ocv - 0.8 - 0.6 * Math.max(0, this.loadValue) / this.num('ratedLoad') - WEAR_LIMITS.extraSagVolts * this.worn('batteryAgeing');
     return Math.round(v * 100) / 100;
   }
 
+  /** How worn the lift is in `scenario` now: 0 new .. 1 fully worn. */
+  worn(scenario: WearScenario): number {
+    return this.wear?.severity(scenario, this.now) ?? 0;
+  }
+
   private busy(): boolean {
-    return this.trip !== null || this.deformJob !== null || this.aging !== null || this.test !== null || this.speed > 0;
+    return this.firmwareInstalling || this.trip !== null || this.deformJob !== null || this.aging !== null || this.test !== null || this.speed > 0;
   }
 
   /**
@@ -587,6 +616,11 @@ export class LiftMachine {
     return true;
   }
 
+  /** The controller has restarted (after a firmware update): it logs power-on (RZOP). */
+  rebooted(): void {
+    this.emit('RZOP');
+  }
+
   setLoad(kg: number): void {
     this.rawLoad = kg;
   }
@@ -705,7 +739,10 @@ export class LiftMachine {
     const travelled = Math.abs(this.position - trip.startPos);
     let top = Math.min(this.num('rapidSpeed'), this.num('speedLimit'));
     if (this.flag('smartSpeed') && this.loadValue > 0.7 * this.num('ratedLoad')) top *= 0.8;
-    const slow = Math.min(this.num('slowSpeed'), top);
+    // a stiff drive (worn rack, chain or hydraulics) runs slower at every speed
+    const stiffness = 1 - WEAR_LIMITS.speedLoss * this.worn('stiffDrive');
+    top *= stiffness;
+    const slow = Math.min(this.num('slowSpeed') * stiffness, top);
     const inQuickSegment = travelled >= this.num('quickSegmentStart') && remaining > this.num('quickSegmentEnd');
     const accel = (top / this.num('startAccelMs')) * 1000;
     const decel = (top / this.num('stopDecelMs')) * 1000;
@@ -793,6 +830,7 @@ export class LiftMachine {
       this.step(dt);
       left -= dt;
     }
+    this.alarm.advanceTo(this.now);
   }
 
   private step(dt: number): void {
@@ -802,13 +840,27 @@ export class LiftMachine {
     else if (this.trip?.moving) this.stepTrip(this.trip, dt);
     else if (this.test) this.stepTest(this.test, dt);
     else if (this.aging && !this.trip) this.stepAging(this.aging);
-    if (this.charging) this.soc = Math.min(1, this.soc + (dt / 1000) * 0.0002);
+    if (this.charging) this.soc = Math.min(1, this.soc + ((dt / 1000) * 0.0002) / (1 + WEAR_LIMITS.chargeSlowdown * this.worn('batteryAgeing')));
     this.idleMs = this.busy() ? 0 : this.idleMs + dt;
     this.randomHappenings(dt);
   }
 
+  /** A chattering flap sensor reports "flap not in place" for a moment while the lift stands (more often the more worn). */
+  private chatterFlap(perStep: number): void {
+    if (this.flapChatterUntil !== null && this.flapChatterUntil <= this.now) {
+      this.flapChatterUntil = null;
+      this.inputs.flapNotInPlace = false;
+    }
+    const rate = WEAR_LIMITS.chattersPerHour * this.worn('chatteringFlap');
+    if (rate > 0 && this.flapChatterUntil === null && !this.inputs.flapNotInPlace && !this.busy() && this.random() < rate * perStep) {
+      this.inputs.flapNotInPlace = true;
+      this.flapChatterUntil = this.now + CHATTER_MS;
+    }
+  }
+
   private randomHappenings(dt: number): void {
     const perStep = dt / 3_600_000;
+    this.chatterFlap(perStep);
     if (this.faultRatePerHour > 0 && this.random() < this.faultRatePerHour * perStep) {
       const code = FAULT_CODES[Math.floor(this.random() * FAULT_CODES.length)] ?? 'EC';
       this.injectFault(code, this.now + RANDOM_FAULT_CLEARS_MS);

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import {
   DOWNLINK_TOPICS,
+  FIRMWARE_STATE_TOPIC,
+  FIRMWARE_TOPICS,
+  firmwareStateMessageSchema,
   RECONNECT_RULE,
   REFUSED_CONNACK_CODES,
   ReconnectBackoff,
@@ -15,8 +18,12 @@ import {
   type ReconnectRule,
   type UplinkTopic,
 } from '@liftlink/protocol';
+import { FirmwareUpdater, firmwareOfferTopic, firmwareStateTopic, type FirmwareStateReport, type OtaSpec } from './firmware-updater.ts';
 import type { LiftMachine, LiftOutput } from './lift-machine.ts';
 
+
+/** How long `stop` waits for the broker's last acknowledgements before it disconnects anyway. */
+export const STOP_GRACE_MS = 3_000;
 /** A lift of the fleet as the server provisions it. */
 export interface SimLiftSpec {
   deviceNo: string;
@@ -24,7 +31,18 @@ export interface SimLiftSpec {
   secret?: string;
   kind: DeviceKind;
   floors: number;
+  /** The firmware version the lift starts with (the fleet gives it to the lift machine, which reports it). */
   firmware?: string;
+}
+
+/** Firmware updates over the air (docs/protocol.md section 11; firmware-updater.ts). */
+export interface MqttLiftOta {
+  /** The raw Ed25519 public keys (base64) the lift trusts, as the factory bench wrote them; none: it refuses every offer. */
+  trustedKeys?: readonly string[];
+  /** The cloud's address a manifest's path `url` is resolved against (`https://cloud.example.com`, `http://` too). */
+  downloadBase?: string;
+  /** Failure injection and the wait scale. */
+  spec?: OtaSpec;
 }
 
 export interface MqttLiftOptions {
@@ -54,6 +72,8 @@ export interface MqttLiftOptions {
   reconnectRule?: ReconnectRule;
   /** The random source of the reconnect waits, [0, 1) (default Math.random). */
   random?: () => number;
+  /** Firmware updates: trusted keys, download address, failure injection. */
+  ota?: MqttLiftOta;
 }
 
 /** `RECONNECT_RULE` scaled so that its first-try window is `firstTryWindowMs`: the same shape, faster or slower. */
@@ -61,8 +81,6 @@ export function scaledReconnectRule(firstTryWindowMs: number): ReconnectRule {
   const f = firstTryWindowMs / RECONNECT_RULE.firstTryWindowMs;
   return { baseMs: RECONNECT_RULE.baseMs * f, capMs: RECONNECT_RULE.capMs * f, firstTryWindowMs, stableMs: RECONNECT_RULE.stableMs * f };
 }
-
-export const SIM_FIRMWARE = 'SIM-1.0.0';
 
 /**
  * Sequence numbers: strictly increasing per device over its whole life. They start at
@@ -96,6 +114,8 @@ export function pinnedCa(options: Pick<MqttLiftOptions, 'caFile' | 'servername'>
 export class MqttLift {
   readonly deviceNo: string;
   readonly machine: LiftMachine;
+  /** The lift's side of firmware updates: offers on `firmware/offer`, reports on `firmware/state`. */
+  readonly firmware: FirmwareUpdater;
   private readonly client: MqttClient;
   private readonly seq: SeqCounter;
   private readonly options: MqttLiftOptions;
@@ -139,6 +159,21 @@ export class MqttLift {
       options.random ?? Math.random,
       options.reconnectRule ?? (options.reconnectMs ? scaledReconnectRule(options.reconnectMs) : RECONNECT_RULE),
     );
+    const ota = options.ota ?? {};
+    const { waitScale, ...faults } = ota.spec ?? {};
+    this.firmware = new FirmwareUpdater({
+      lift: options.machine,
+      trustedKeys: ota.trustedKeys ?? [],
+      ...(ota.downloadBase ? { downloadBase: ota.downloadBase } : {}),
+      // downloads trust what the broker connection trusts (docs/protocol.md 11.5)
+      ...(options.caFile ? { ca: () => readFileSync(options.caFile!) } : {}),
+      faults,
+      ...(waitScale !== undefined ? { waitScale } : {}),
+      ...(options.random ? { random: options.random } : {}),
+      report: (report) => this.publishFirmwareState(report),
+      reboot: (signal) => this.reboot(signal),
+      log: options.log,
+    });
     this.client = mqtt.connect(broker.url, clientOptions);
     this.firstConnect = new Promise((resolve) => this.client.once('connect', () => resolve()));
     this.client.on('reconnect', () => {
@@ -211,19 +246,31 @@ export class MqttLift {
   private onConnect(): void {
     this.lastError = '';
     this.backoff.connected(Date.now());
-    const firmware = this.options.spec.firmware ?? SIM_FIRMWARE;
-    this.publish('presence', { online: true, session: this.session, firmware });
+    this.publish('presence', { online: true, session: this.session, firmware: this.machine.firmware });
     this.client.subscribe(
       DOWNLINK_TOPICS.map((kind) => liftTopic(this.deviceNo, kind)),
       { qos: 1 },
       (err) => err && this.options.log(`${this.deviceNo}: subscribe failed: ${err.message}`),
     );
+    // on its own: a broker whose ACL does not know the firmware topics yet refuses only this one
+    this.client.subscribe(firmwareOfferTopic(this.deviceNo), { qos: 1 }, (err, granted) => {
+      const refused = err ? err.message : granted?.some((g) => g.qos >= 0x80) ? 'refused by the broker' : null;
+      if (refused) this.options.log(`${this.deviceNo}: subscribe ${firmwareOfferTopic(this.deviceNo)} failed (${refused}); no firmware offers reach this lift`);
+    });
     if (!this.everConnected) this.publishConfig();
     this.everConnected = true;
     this.publishStatus();
+    // the alarm device's last test and battery on every connection; a report due already is this one
+    this.machine.alarm.takeReport();
+    this.publish('alarm', this.machine.alarm.report());
   }
 
   private onMessage(topic: string, payload: Buffer): void {
+    if (topic === firmwareOfferTopic(this.deviceNo)) {
+      // the updater verifies and reports (a refusal too); nothing of it is a machine input
+      this.firmware.receive(payload).catch(() => {});
+      return;
+    }
     const decoded = decodeLiftMessage(topic, payload);
     if (!decoded.ok || decoded.deviceNo !== this.deviceNo) {
       this.options.log(`${this.deviceNo}: dropped message on ${topic}: ${decoded.ok ? 'foreign' : decoded.reason}`);
@@ -233,6 +280,44 @@ export class MqttLift {
     else if (decoded.kind === 'config/set') this.machine.handleConfigSet(decoded.message);
     else if (decoded.kind === 'config/get') this.machine.handleConfigGet(decoded.message);
     this.flush();
+  }
+
+  /** A `firmware/state` report, with seq and ts as every uplink message; resolves on its PUBACK. */
+  private publishFirmwareState(report: FirmwareStateReport): Promise<void> {
+    const message = { seq: this.seq.next(), ts: this.ts(), ...report };
+    const checked = firmwareStateMessageSchema.safeParse(message);
+    if (!checked.success) {
+      this.options.log(`${this.deviceNo}: not sending an invalid firmware/state report (${checked.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}): ${JSON.stringify(message)}`);
+      return Promise.resolve();
+    }
+    if (this.stopped) return Promise.resolve();
+    const { qos, retain } = FIRMWARE_TOPICS[FIRMWARE_STATE_TOPIC];
+    return new Promise((resolve) => {
+      this.client.publish(firmwareStateTopic(this.deviceNo), JSON.stringify(message), { qos, retain }, (err) => {
+        if (err && !this.stopped) this.options.log(`${this.deviceNo}: publish firmware/state failed: ${err.message}`);
+        resolve();
+      });
+    });
+  }
+
+  /**
+   * The controller restarts into a new image: the connection drops as at a power cut (the
+   * broker publishes the will), the lift reconnects by its reconnect rule and announces
+   * itself with the firmware it runs now. Resolves once it is connected again.
+   */
+  private reboot(signal: AbortSignal): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const back = new Promise<void>((resolve) => {
+      const done = () => {
+        this.client.off('connect', done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.client.on('connect', done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+    this.client.stream?.destroy();
+    return back;
   }
 
   private publishConfig(commandId?: string): void {
@@ -257,6 +342,8 @@ export class MqttLift {
     if (this.stopped || !this.everConnected) return;
     const outputs = this.machine.drain();
     for (const out of outputs) this.send(out);
+    const alarm = this.machine.alarm.takeReport();
+    if (alarm) this.publish('alarm', alarm);
     // snapshots are not queued while offline: a fresh one goes out on reconnect
     if (!this.client.connected) return;
     const period = this.machine.moving ? this.options.statusMovingMs : this.options.statusIdleMs;
@@ -272,6 +359,7 @@ export class MqttLift {
   /** Says goodbye (retained offline presence) and disconnects. */
   async stop(): Promise<void> {
     if (this.stopped) return;
+    await this.firmware.stop();
     if (this.client.connected) {
       this.flush();
       this.publish('presence', { online: false, session: this.session });
@@ -279,6 +367,16 @@ export class MqttLift {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
-    await this.client.endAsync(!this.client.connected);
+    // A lift switched off does not wait for ever. MQTT.js ends a connection only once every
+    // acknowledgement it is owed has come, also one owed for a message sent to a broker node
+    // that has gone since (seen after a move to another node): past STOP_GRACE_MS what is still
+    // unacknowledged is given up and the connection closes with its DISCONNECT all the same.
+    const ended = this.client.endAsync(!this.client.connected);
+    const giveUp = setTimeout(() => this.client.emit('outgoingEmpty'), STOP_GRACE_MS);
+    try {
+      await ended;
+    } finally {
+      clearTimeout(giveUp);
+    }
   }
 }

@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_FIELDS, EVENT_TABLE, PRESENCE_REASON_NAMES, PRESENCE_REASONS, RECONNECT_RULE, REFUSAL_REASONS, presenceCode, reconnectBoundMs, refusedReconnectDelayMs, type ConfigField } from '@liftlink/protocol';
+import { ALARM_BATTERY_LOW_PERCENT, ALARM_TEST_MAX_HOURS, ALARM_TEST_PARTS, ALARM_TEST_PART_TEXTS, CONFIG_FIELDS, EVENT_TABLE, PRESENCE_REASON_NAMES, PRESENCE_REASONS, RECONNECT_RULE, REFUSAL_REASONS, presenceCode, reconnectBoundMs, refusedReconnectDelayMs, type ConfigField } from '@liftlink/protocol';
 
 /**
  * The tables of docs/protocol.md that come straight from the protocol package (event
- * codes, presence reasons, refusal reasons, configuration fields, the reconnect rule), so the document cannot drift from the
+ * codes, presence reasons, refusal reasons, configuration fields, the reconnect rule, the alarm device), so the document cannot drift from the
  * code. Run `node --import tsx apps/simulator/src/protocol-doc.ts` to refresh them; a test
  * fails when they are stale.
  */
@@ -82,6 +82,24 @@ export function reconnectWaitsTable(): string {
   return table(['Attempt', 'Waits'], rows);
 }
 
+/** The alarm device's limits and the parts a self-test names when they fail. */
+export function alarmDeviceTable(): string {
+  return table(
+    ['Constant', 'Value', 'Meaning'],
+    [
+      ['`ALARM_TEST_MAX_HOURS`', `${ALARM_TEST_MAX_HOURS} h`, 'a lift with no passed self-test for longer has missed its test (EN 81-28: at least every 3 days)'],
+      ['`ALARM_BATTERY_LOW_PERCENT`', `${ALARM_BATTERY_LOW_PERCENT} %`, 'a charge at or below it is low, whatever the `low` flag says'],
+    ],
+  );
+}
+
+export function alarmTestPartTable(): string {
+  return table(
+    ['Part', 'en-US', 'zh-CN', 'ru-RU'],
+    ALARM_TEST_PARTS.map((p) => [`\`${p}\``, ALARM_TEST_PART_TEXTS[p]['en-US'], ALARM_TEST_PART_TEXTS[p]['zh-CN'], ALARM_TEST_PART_TEXTS[p]['ru-RU']]),
+  );
+}
+
 const SECTIONS: Record<string, () => string> = {
   events: eventTable,
   presenceReasons: presenceReasonTable,
@@ -89,6 +107,8 @@ const SECTIONS: Record<string, () => string> = {
   config: configTable,
   reconnectRule: reconnectRuleTable,
   reconnectWaits: reconnectWaitsTable,
+  alarmDevice: alarmDeviceTable,
+  alarmTestParts: alarmTestPartTable,
 };
 
 /** Replaces every `<!-- generated:NAME -->` … `<!-- /generated:NAME -->` block with the current table. */

@@ -128,5 +128,5 @@ describe('a broker address listing several nodes (docs/protocol.md, "Reconnectin
       if (!firstClosed) await first.close();
       pki.remove();
     }
-  });
+  }, 90_000); // two TLS brokers and a PKI made on the spot: slow on a busy machine
 });

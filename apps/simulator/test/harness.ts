@@ -1,7 +1,12 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
-import { decodeLiftMessage, type DecodedLiftMessage, type LiftMessages, type LiftTopicKind } from '@liftlink/protocol';
+import {
+  decodeLiftMessage,
+  type DecodedLiftMessage,
+  type LiftMessages,
+  type LiftTopicKind,
+} from '@liftlink/protocol';
 
 /**
  * An in-process aedes broker on a free port; `secrets` turns on password checks (username =
@@ -12,7 +17,8 @@ export async function startBroker(secrets?: Record<string, string>) {
   const create = async () => {
     const b = await Aedes.createBroker();
     if (secrets) {
-      b.authenticate = (_client, username, password, done) => done(null, !!username && secrets[username] === password?.toString());
+      b.authenticate = (_client, username, password, done) =>
+        done(null, !!username && secrets[username] === password?.toString());
     }
     return b;
   };
@@ -58,17 +64,28 @@ export function trackSockets(server: Server): Set<Socket> {
 /**
  * Takes a broker node down as a crash would: the listener stops accepting first, so a lift
  * reconnecting at once cannot land on the node being closed (its socket would keep
- * `server.close` waiting forever), then the broker and every socket still open are ended.
+ * `server.close` waiting forever), then every open socket is cut, and only then the broker
+ * is closed: with its clients' sockets gone it has nobody left to wait for (closing the broker
+ * first could wait on a client whose TLS socket was still half open, and hang on a busy machine).
  */
-export async function closeServing(server: Server, sockets: Set<Socket>, broker: Aedes): Promise<void> {
+export async function closeServing(
+  server: Server,
+  sockets: Set<Socket>,
+  broker: Aedes,
+): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const socket of sockets) socket.destroy();
   await new Promise<void>((resolve) => broker.close(() => resolve()));
   for (const socket of sockets) socket.destroy();
   await closed;
 }
 
 /** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
-export async function waitFor<T>(check: () => T | undefined | false, ms = 10_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | false,
+  ms = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = check();
@@ -91,14 +108,19 @@ export class Observer {
   }
 
   static async connect(url: string): Promise<Observer> {
-    const client = await mqtt.connectAsync(url, { clientId: `observer-${process.pid}-${Math.random().toString(36).slice(2)}`, clean: true });
+    const client = await mqtt.connectAsync(url, {
+      clientId: `observer-${process.pid}-${Math.random().toString(36).slice(2)}`,
+      clean: true,
+    });
     const observer = new Observer(client);
     await client.subscribeAsync('lifts/#', { qos: 1 });
     return observer;
   }
 
   of<K extends LiftTopicKind>(kind: K, deviceNo?: string): LiftMessages[K][] {
-    return this.messages.filter((m) => m.kind === kind && (deviceNo === undefined || m.deviceNo === deviceNo)).map((m) => m.message as LiftMessages[K]);
+    return this.messages
+      .filter((m) => m.kind === kind && (deviceNo === undefined || m.deviceNo === deviceNo))
+      .map((m) => m.message as LiftMessages[K]);
   }
 
   async send(topic: string, payload: unknown): Promise<void> {

@@ -63,12 +63,13 @@ export class ControllerCore {
   }
 
   private newMachine(now: number, from?: LiftMachine): LiftMachine {
-    const { kind, floors } = this.state.identity;
+    const { kind, floors, firmware } = this.state.identity;
     const saved = this.state.config;
     return new LiftMachine({
       deviceNo: this.state.deviceNo ?? UNASSIGNED,
       kind,
       floors,
+      firmware: from?.firmware ?? firmware,
       now,
       config: from?.config ?? saved?.values ?? defaultConfig(kind, floors),
       configVersion: from?.configVersion ?? saved?.version ?? 0,

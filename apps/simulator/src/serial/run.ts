@@ -1,4 +1,4 @@
-import { SIM_FIRMWARE } from '../mqtt-lift.ts';
+import { SIM_FIRMWARE } from '../lift-machine.ts';
 import { pressPlatformButtonsOnSignal } from '../local-use-signal.ts';
 import { stopOnSignals } from '../shutdown.ts';
 import type { SerialSource } from './cli-options.ts';
