@@ -1,3 +1,5 @@
+// First: configures zod before any schema parses (no code generation under the CSP).
+import './lib/zod-config.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -6,6 +8,7 @@ import { AppRoutes } from './app/router.tsx';
 import { preloadStart } from './app/routing/preload.ts';
 import { fetchCsrfCookie, hasCsrfCookie } from './lib/http.ts';
 import { bootLanguage } from './lib/i18n/language.ts';
+import { registerServiceWorker } from './lib/service-worker.ts';
 import './components/lite/lite.css';
 import './app/styles.css';
 
@@ -50,3 +53,4 @@ async function boot(): Promise<void> {
 }
 
 void boot();
+registerServiceWorker();

@@ -16,6 +16,8 @@ interface FormModalProps<V> {
   /** Marks the required fields (off by default: most dialogs' fields are all required). */
   requiredMark?: boolean;
   texts?: SubmitTexts;
+  /** The confirm button's words when "Save" does not say what happens ("Resolve"). */
+  okText?: ReactNode;
   children: ReactNode;
 }
 
@@ -31,6 +33,7 @@ export function FormModal<V>({
   testId,
   requiredMark = false,
   texts,
+  okText,
   children,
 }: FormModalProps<V>) {
   const { t } = useTranslation();
@@ -63,7 +66,7 @@ export function FormModal<V>({
       open={open}
       title={title}
       width={width}
-      okText={t('common.save')}
+      okText={okText ?? t('common.save')}
       cancelText={t('common.cancel')}
       confirmLoading={pending}
       onOk={() => void submit()}

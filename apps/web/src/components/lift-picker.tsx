@@ -9,10 +9,13 @@ export function LiftPicker({
   value,
   onChange,
   testId,
+  placeholder,
 }: {
   value: string | null;
   onChange: (liftId: string | null) => void;
   testId?: string;
+  /** Instead of "all lifts" where the picker chooses one lift rather than filtering. */
+  placeholder?: string;
 }) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
@@ -26,7 +29,7 @@ export function LiftPicker({
       showSearch={{ filterOption: false, onSearch: setKeyword }}
       allowClear
       value={value}
-      placeholder={t('lift.picker.placeholder')}
+      placeholder={placeholder ?? t('lift.picker.placeholder')}
       onChange={(id?: string | null) => onChange(id ?? null)}
       notFoundContent={search.isFetching ? <Spin size="small" /> : t('lift.list.empty')}
       options={(search.data?.list ?? []).map((lift) => ({

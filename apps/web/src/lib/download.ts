@@ -38,3 +38,13 @@ export async function downloadFile(
   const { blob, fileName } = await http.download(path, query);
   saveBlob(blob, fileName ?? fallbackName);
 }
+
+/** As `downloadFile`, for an export the server builds from a POSTed JSON request. */
+export async function downloadPostedFile(
+  path: string,
+  body: unknown,
+  fallbackName: string,
+): Promise<void> {
+  const { blob, fileName } = await http.download(path, undefined, { body });
+  saveBlob(blob, fileName ?? fallbackName);
+}

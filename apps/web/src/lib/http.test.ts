@@ -172,6 +172,22 @@ describe('HTTP client: files', () => {
     expect(headers['access-token']).toBe('tok-3');
   });
 
+  it('POSTs the JSON request of an export that takes a body (the lift logbook)', async () => {
+    fetchMock.mockImplementation(() =>
+      file(200, 'seq\n', { 'content-disposition': 'attachment; filename="logbook-L1.csv"' }),
+    );
+    const body = { liftId: 'l1', kinds: ['command'] };
+    const result = await http.download('/auth/access/lift/logbook/export', undefined, { body });
+    expect(result.fileName).toBe('logbook-L1.csv');
+    const [url, init] = fetchMock.mock.calls[0]!;
+    const headers = init?.headers as Record<string, string>;
+    expect(url).toBe('/auth/access/lift/logbook/export');
+    expect(init?.method).toBe('POST');
+    expect(JSON.parse(init?.body as string)).toEqual(body);
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(headers['x-xsrf-token']).toBe('csrf-123');
+  });
+
   it('takes the plain file name, and none when the server sends no Content-Disposition', async () => {
     fetchMock.mockImplementationOnce(() =>
       file(200, 'x', { 'content-disposition': 'attachment; filename="liftlink.llbackup"' }),

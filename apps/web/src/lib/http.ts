@@ -285,14 +285,19 @@ export const http = {
   download: async (
     path: string,
     query?: Query,
-    options?: FileCallOptions,
+    options?: FileCallOptions & { body?: unknown },
   ): Promise<DownloadedFile> => {
+    const { body, ...rest } = options ?? {};
     const { response, value } = await exchange({
-      method: 'GET',
+      // A body (an export filtered by a JSON request) makes it a POST.
+      method: body === undefined ? 'GET' : 'POST',
       path,
       query,
       accept: '*/*',
-      ...options,
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), contentType: 'application/json' }),
+      ...rest,
       timeout: false,
       read: async (r): Promise<{ blob: Blob } | { text: string }> =>
         r.ok ? { blob: await r.blob() } : { text: await r.text() },

@@ -86,8 +86,13 @@ export function BasicLayout() {
     [session.routes, awaiting],
   );
   const resolution = table.resolve(location.pathname);
+  // A page that only redirects opens no tab, nor does a target refused right after sign-in
+  // (the user is sent to their first page; a hidden 403 tab would linger behind it).
   const opens = useCallback(
-    (loc: TabLocation) => table.resolve(loc.pathname).kind !== 'redirect',
+    (loc: TabLocation & { state?: unknown }) => {
+      const kind = table.resolve(loc.pathname).kind;
+      return kind !== 'redirect' && !(kind === 'forbidden' && isFromSignIn(loc.state));
+    },
     [table],
   );
   const tabs = useTabs(settings.multiTab, opens);

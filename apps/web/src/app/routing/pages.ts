@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import { withTexts } from '../../lib/i18n/language.ts';
 import { lazyPage, type LazyPage } from '../../lib/lazy.ts';
 
@@ -8,18 +8,38 @@ import { lazyPage, type LazyPage } from '../../lib/lazy.ts';
  * with it; the factory bench also loads its own.
  */
 export const PAGES: Record<string, LazyPage<ComponentType>> = {
-  Workplace: lazyPage(() => import('../../features/dashboard/components/workplace-page.tsx')),
+  // The workplace shows other features' panels (each loads its own code and texts later).
+  Workplace: lazyPage(async () => {
+    const [page, maintenance] = await Promise.all([
+      import('../../features/dashboard/components/workplace-page.tsx'),
+      import('../../features/maintenance/components/due-card-slot.tsx'),
+    ]);
+    const panels = [maintenance.MaintenanceWorkplacePanel];
+    return { default: () => createElement(page.default, { panels }) };
+  }),
   Analysis: lazyPage(
-    withTexts(['lifts'], () => import('../../features/analysis/components/analysis-page.tsx')),
+    withTexts(
+      ['lifts', 'availability'],
+      () => import('../../features/analysis/components/analysis-page.tsx'),
+    ),
+  ),
+  Reports: lazyPage(withTexts(['reports'], () => import('../../features/reports/components/reports-page.tsx'))),
+  Condition: lazyPage(
+    withTexts(['lifts', 'condition'], () => import('../../features/condition/components/condition-page.tsx')),
   ),
   LiftList: lazyPage(
     withTexts(['lifts'], () => import('../../features/lift-list/components/lift-list-page.tsx')),
   ),
+  // The lift page with the tabs of other features.
   LiftDetail: lazyPage(
-    withTexts(
-      ['lifts'],
-      () => import('../../features/lift-detail/components/lift-detail-page.tsx'),
-    ),
+    withTexts(['lifts', 'maintenance', 'condition'], async () => {
+      const [page, maintenance] = await Promise.all([
+        import('../../features/lift-detail/components/lift-detail-page.tsx'),
+        import('../../features/maintenance/components/maintenance-lift-tab.tsx'),
+      ]);
+      const extraTabs = [maintenance.MAINTENANCE_LIFT_TAB];
+      return { default: () => createElement(page.default, { extraTabs }) };
+    }),
   ),
   OperationLog: lazyPage(
     withTexts(
@@ -30,11 +50,44 @@ export const PAGES: Record<string, LazyPage<ComponentType>> = {
   Alerts: lazyPage(
     withTexts(['lifts'], () => import('../../features/alerts/components/alerts-page.tsx')),
   ),
+  Incidents: lazyPage(
+    withTexts(
+      ['lifts', 'incidents'],
+      () => import('../../features/incidents/components/incidents-page.tsx'),
+    ),
+  ),
+  IncidentDetail: lazyPage(
+    withTexts(
+      ['lifts', 'incidents'],
+      () => import('../../features/incidents/components/incident-detail-page.tsx'),
+    ),
+  ),
+  Maintenance: lazyPage(
+    withTexts(
+      ['lifts', 'maintenance'],
+      () => import('../../features/maintenance/components/maintenance-page.tsx'),
+    ),
+  ),
+  MaintenanceVisit: lazyPage(
+    withTexts(
+      ['lifts', 'incidents', 'maintenance'],
+      () => import('../../features/maintenance/components/visit-page.tsx'),
+    ),
+  ),
+  GroupConfig: lazyPage(
+    withTexts(
+      ['lifts', 'groupConfig'],
+      () => import('../../features/group-config/components/group-config-page.tsx'),
+    ),
+  ),
   ManufactureDevice: lazyPage(
     withTexts(
       ['lifts', 'manufacture'],
       () => import('../../features/manufacture/components/manufacture-device-page.tsx'),
     ),
+  ),
+  Firmware: lazyPage(
+    withTexts(['firmware'], () => import('../../features/firmware/components/firmware-page.tsx')),
   ),
   SystemUsers: lazyPage(
     withTexts(['lifts'], () => import('../../features/system/components/users-page.tsx')),

@@ -52,11 +52,42 @@ describe('routes generated from the user info', () => {
       kind: 'page',
       route: { component: 'OperationLog' },
     });
+    expect(admin.resolve('/lift/incidents')).toMatchObject({
+      kind: 'page',
+      route: { component: 'Incidents' },
+    });
+    expect(admin.resolve('/lift/incidents/42')).toMatchObject({
+      kind: 'page',
+      route: { component: 'IncidentDetail' },
+      params: { incidentId: '42' },
+    });
     expect(admin.resolve('/lift/abc-123')).toMatchObject({
       kind: 'page',
       route: { component: 'LiftDetail' },
       params: { liftId: 'abc-123' },
     });
+  });
+
+  it('opens the firmware page for firmware alone, in the equipment group', () => {
+    expect(tableFor('administrator').resolve('/manufacture/firmware')).toMatchObject({
+      kind: 'page',
+      route: { component: 'Firmware', titleKey: 'menu.equipment.firmware' },
+    });
+    // A role with firmware but not the factory bench: the group leads to its only page.
+    const firmwareOnly = createRouteTable(
+      filterRoutes(APP_ROUTES, new Set(['dashboard', 'firmware'])),
+    );
+    expect(firmwareOnly.resolve('/manufacture')).toEqual({
+      kind: 'redirect',
+      to: '/manufacture/firmware',
+    });
+    expect(firmwareOnly.resolve('/manufacture/device')).toEqual({ kind: 'forbidden' });
+    expect(firmwareOnly.find('/manufacture/firmware')?.parents).toEqual(['/manufacture']);
+    // The bench's engineers without firmware see the bench, not the packages.
+    const bench = createRouteTable(filterRoutes(APP_ROUTES, new Set(['manufacture'])));
+    expect(bench.resolve('/manufacture')).toEqual({ kind: 'redirect', to: '/manufacture/device' });
+    expect(bench.resolve('/manufacture/firmware')).toEqual({ kind: 'forbidden' });
+    expect(tableFor('viewer').resolve('/manufacture/firmware')).toEqual({ kind: 'forbidden' });
   });
 
   it('a known page the role may not see is 403, an unknown one 404', () => {

@@ -33,7 +33,10 @@ function locationOf(location: TabLocation): TabLocation {
  * The open tabs, driven by the URL: each visited location opens (or focuses) its tab.
  * `enabled` false (multi-tab switched off) keeps only the current page.
  */
-export function useTabs(enabled: boolean, opens: (location: TabLocation) => boolean): TabsApi {
+export function useTabs(
+  enabled: boolean,
+  opens: (location: TabLocation & { state?: unknown }) => boolean,
+): TabsApi {
   const { t } = useTranslation();
   const { message } = useApp();
   const location = useLocation();

@@ -32,7 +32,7 @@ const lazyBackend: BackendModule = {
 
 type Texts = () => Promise<{ default: Record<string, string> }>;
 
-/** The texts of the lift screens and of the factory bench, per language. */
+/** The texts of the lift screens, the factory bench and the incidents, per language. */
 export const textBundles = {
   lifts: {
     'zh-CN': () => import('./locales/lifts.zh-CN.ts'),
@@ -43,6 +43,41 @@ export const textBundles = {
     'zh-CN': () => import('./locales/manufacture.zh-CN.ts'),
     'en-US': () => import('./locales/manufacture.en-US.ts'),
     'ru-RU': () => import('./locales/manufacture.ru-RU.ts'),
+  },
+  incidents: {
+    'zh-CN': () => import('./locales/incidents.zh-CN.ts'),
+    'en-US': () => import('./locales/incidents.en-US.ts'),
+    'ru-RU': () => import('./locales/incidents.ru-RU.ts'),
+  },
+  maintenance: {
+    'zh-CN': () => import('./locales/maintenance.zh-CN.ts'),
+    'en-US': () => import('./locales/maintenance.en-US.ts'),
+    'ru-RU': () => import('./locales/maintenance.ru-RU.ts'),
+  },
+  groupConfig: {
+    'zh-CN': () => import('./locales/group-config.zh-CN.ts'),
+    'en-US': () => import('./locales/group-config.en-US.ts'),
+    'ru-RU': () => import('./locales/group-config.ru-RU.ts'),
+  },
+  availability: {
+    'zh-CN': () => import('./locales/availability.zh-CN.ts'),
+    'en-US': () => import('./locales/availability.en-US.ts'),
+    'ru-RU': () => import('./locales/availability.ru-RU.ts'),
+  },
+  reports: {
+    'zh-CN': () => import('./locales/reports.zh-CN.ts'),
+    'en-US': () => import('./locales/reports.en-US.ts'),
+    'ru-RU': () => import('./locales/reports.ru-RU.ts'),
+  },
+  condition: {
+    'zh-CN': () => import('./locales/condition.zh-CN.ts'),
+    'en-US': () => import('./locales/condition.en-US.ts'),
+    'ru-RU': () => import('./locales/condition.ru-RU.ts'),
+  },
+  firmware: {
+    'zh-CN': () => import('./locales/firmware.zh-CN.ts'),
+    'en-US': () => import('./locales/firmware.en-US.ts'),
+    'ru-RU': () => import('./locales/firmware.ru-RU.ts'),
   },
 } satisfies Record<string, Record<Language, Texts>>;
 export type TextBundle = keyof typeof textBundles;

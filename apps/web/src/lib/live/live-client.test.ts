@@ -79,6 +79,21 @@ describe('LiveClient', () => {
     expect(received.map((m) => m.type === 'lease' && m.lease?.holderName)).toEqual(['Olga']);
   });
 
+  it("hands an incident change to that lift's listeners and to the fleet's (the incidents list)", () => {
+    const { client, last } = setup();
+    const lift: LiftLiveMessage[] = [];
+    const fleet: unknown[] = [];
+    client.subscribeLift(LIFT, (m) => lift.push(m));
+    client.subscribeFleet((m) => fleet.push(m));
+    last().open();
+    last().push({ type: 'ready' });
+    const incident = { id: 7, liftId: LIFT, state: 'acknowledged' };
+    last().push({ type: 'incident', liftId: LIFT, incident });
+    last().push({ type: 'incident', liftId: OTHER, incident: { ...incident, id: 8, liftId: OTHER } });
+    expect(lift.map((m) => m.type === 'incident' && m.incident.id)).toEqual([7]);
+    expect(fleet).toHaveLength(2);
+  });
+
   it('reconnects after a lost connection and resubscribes with since = the newest entry seen', () => {
     const { client, sockets, last } = setup();
     const received: LiftLiveMessage[] = [];

@@ -309,8 +309,15 @@ export class LiveClient {
       case 'approval':
         this.toLift(message);
         return;
+      // Incidents reach the lift's page and the fleet's lists (the incidents page).
+      case 'incident':
+        this.toLift(message);
+        this.toFleet(message);
+        return;
+      // Fleet status, alerts, and the user's own incident notifications (escalation) for the bell.
       case 'fleetStatus':
       case 'alert':
+      case 'notification':
         this.toFleet(message);
         return;
       default:

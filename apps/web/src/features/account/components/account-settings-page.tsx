@@ -3,13 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { LayoutSettingsForm } from '../../../components/layout-settings-form.tsx';
 import { PageContainer } from '../../../components/page-container.tsx';
+import { useAccess } from '../../../lib/access.tsx';
 import { tx } from '../../../lib/i18n/i18n.ts';
 import { BasicSettings } from './basic-settings.tsx';
 import { BindingSettings } from './binding-settings.tsx';
 import { NotificationSettings } from './notification-settings.tsx';
 import { SecuritySettings } from './security-settings.tsx';
+import { WebhookSettings } from './webhook-settings.tsx';
 
-const SECTIONS = ['basic', 'security', 'custom', 'binding', 'notification'] as const;
+const SECTIONS = ['basic', 'security', 'custom', 'binding', 'notification', 'webhooks'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function SectionBody({ section }: { section: Section }) {
@@ -22,19 +24,23 @@ function SectionBody({ section }: { section: Section }) {
       return <BindingSettings />;
     case 'notification':
       return <NotificationSettings />;
+    case 'webhooks':
+      return <WebhookSettings />;
     default:
       return <BasicSettings />;
   }
 }
 
-/** Account settings: basic, security, custom, binding, notification (one route each). */
+/** Account settings: basic, security, custom, binding, notification, and the organization's webhooks for who may edit its lifts' configuration (one route each). */
 export default function AccountSettingsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const screens = Grid.useBreakpoint();
+  const can = useAccess();
+  const sections = SECTIONS.filter((key) => key !== 'webhooks' || can('liftConfig.edit'));
   const last = pathname.split('/').pop() ?? 'basic';
-  const section: Section = (SECTIONS as readonly string[]).includes(last)
+  const section: Section = (sections as readonly string[]).includes(last)
     ? (last as Section)
     : 'basic';
   const go = (key: string) => void navigate(`/account/settings/${key}`);
@@ -50,7 +56,7 @@ export default function AccountSettingsPage() {
             <div className="account-settings-tabs">
               <Select
                 style={{ width: '100%' }}
-                options={SECTIONS.map((key) => ({ value: key, label: label(key) }))}
+                options={sections.map((key) => ({ value: key, label: label(key) }))}
                 value={section}
                 onChange={(key) => go(key)}
                 aria-label={t('menu.account.settings')}
@@ -62,7 +68,7 @@ export default function AccountSettingsPage() {
               className="account-settings-menu"
               mode="inline"
               selectedKeys={[section]}
-              items={SECTIONS.map((key) => ({ key, label: label(key) }))}
+              items={sections.map((key) => ({ key, label: label(key) }))}
               onClick={({ key }) => go(key)}
             />
           )}

@@ -8,7 +8,7 @@ import {
 import { applyServerIssues, errorMessage } from '../../../lib/form-errors.ts';
 import { useNotificationSettings, useUpdateNotificationSettings } from '../api/account-api.ts';
 
-const SWITCHES = ['mailFaults', 'mailHelp', 'mailOffline'] as const;
+const SWITCHES = ['mailFaults', 'mailHelp', 'mailOffline', 'mailAlarmDevice', 'mailMaintenance', 'mailReport'] as const;
 const minutes = notificationSettingsSchema.shape.offlineMinutes;
 
 /** Which lift alerts reach the user by mail. */

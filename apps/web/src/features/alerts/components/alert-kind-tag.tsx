@@ -1,5 +1,5 @@
 import { Tag } from 'antd';
-import { AlertOutlined, DisconnectOutlined, WarningOutlined } from '@ant-design/icons';
+import { AlertOutlined, DisconnectOutlined, SoundOutlined, ThunderboltOutlined, WarningOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { AlertItem } from '../api/alerts-api.ts';
 
@@ -7,6 +7,8 @@ const LOOK = {
   fault: { color: 'red', icon: <WarningOutlined /> },
   help: { color: 'volcano', icon: <AlertOutlined /> },
   offline: { color: 'default', icon: <DisconnectOutlined /> },
+  alarmTest: { color: 'magenta', icon: <SoundOutlined /> },
+  alarmBattery: { color: 'orange', icon: <ThunderboltOutlined /> },
 } as const;
 
 export function AlertKindTag({ kind }: { kind: AlertItem['kind'] }) {

@@ -8,14 +8,19 @@ import { withTexts } from '../../../lib/i18n/language.ts';
 import { lazyPage } from '../../../lib/lazy.ts';
 import { useFleetLive } from '../../../lib/live/use-live.ts';
 import { alertKeys, useNotifications } from '../api/alerts-api.ts';
+import {
+  incidentNotificationKeys,
+  useIncidentNotifications,
+} from '../api/incident-notifications-api.ts';
 import './notification-bell.css';
 
 // The list, its antd parts and the alert texts download when the bell is first opened.
 const NotificationPanel = lazyPage(withTexts(['lifts'], () => import('./notification-panel.tsx')));
 
 /**
- * The in-app notifications of the alerts the user chose (notification settings): a bell
- * with the unread count for the layout header; new alerts arrive live.
+ * The in-app notifications of the alerts the user chose (notification settings) and of the
+ * incidents escalated to them (docs/service.md, "Escalation"): a bell with the unread count
+ * for the layout header; new ones arrive live.
  */
 export function NotificationBell() {
   const { t } = useTranslation();
@@ -23,10 +28,14 @@ export function NotificationBell() {
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const notifications = useNotifications();
-  const unread = notifications.data?.unread ?? 0;
+  // Escalation: asked to acknowledge an incident, or told who took it.
+  const incidentNotifications = useIncidentNotifications();
+  const unread = (notifications.data?.unread ?? 0) + (incidentNotifications.data?.unread ?? 0);
 
   useFleetLive((msg) => {
     if (msg.type === 'alert') void client.invalidateQueries({ queryKey: alertKeys.notifications });
+    if (msg.type === 'notification')
+      void client.invalidateQueries({ queryKey: incidentNotificationKeys.all });
   }, can('lift.query'));
 
   return (

@@ -9,7 +9,12 @@ import { DataState } from '../../../components/charts/data-state.tsx';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { tx } from '../../../lib/i18n/i18n.ts';
 import { useLanguage } from '../../../lib/i18n/language.ts';
-import { percent, useAnalysisDashboard, type AnalysisDashboard } from '../../../lib/dashboard-api.ts';
+import {
+  percent,
+  useAnalysisDashboard,
+  type AnalysisDashboard,
+} from '../../../lib/dashboard-api.ts';
+import { AvailabilitySection } from './availability-section.tsx';
 
 type Window = '24h' | '7d';
 
@@ -215,6 +220,9 @@ export default function AnalysisPage() {
               />
             </DataState>
           </Card>
+        </Col>
+        <Col xs={24}>
+          <AvailabilitySection />
         </Col>
       </Row>
     </PageContainer>

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import { Avatar, Button, Card, Col, Descriptions, Row } from 'antd';
 import { CloudOutlined, TeamOutlined, ToolOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -8,8 +9,11 @@ import { roleLabel } from '../../../lib/labels.ts';
 import { useSession } from '../../../lib/session.ts';
 import { FleetOverview } from './fleet-overview.tsx';
 
-/** The workplace: greeting by time of day, the user's name and role, shortcuts by permission. */
-export default function WorkplacePage() {
+/**
+ * The workplace: greeting by time of day, the user's name and role, shortcuts by permission;
+ * other features' panels (`panels`, composed in app/routing/pages.ts) before the fleet overview.
+ */
+export default function WorkplacePage({ panels = [] }: { panels?: readonly ComponentType[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { info } = useSession();
@@ -78,6 +82,11 @@ export default function WorkplacePage() {
             </Descriptions>
           </Card>
         </Col>
+        {panels.map((Panel, index) => (
+          <Col key={index} xs={24}>
+            <Panel />
+          </Col>
+        ))}
       </Row>
       <FleetOverview />
     </div>

@@ -5,7 +5,7 @@ import { APPROVAL_WINDOW_MS, approvalRequestSchema, type CommandName } from '@li
 import { useFormSubmit } from '../../../lib/use-form-submit.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { commandLabel } from '../model/command-label.ts';
-import { newIdempotencyKey } from '../model/idempotency-key.ts';
+import { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
 import type { Approvals } from './use-approvals.ts';
 
 export interface ApprovalTarget {

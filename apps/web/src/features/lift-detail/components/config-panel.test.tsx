@@ -38,6 +38,7 @@ const info: LiftInfo = {
   status: null,
   config,
   stats: { onlineMsTotal: 0, onlineMsToday: 0, tripsTotal: 0, tripsToday: 0 },
+  alarmDevice: null,
   approvalClasses: [],
 };
 

@@ -6,12 +6,9 @@ import {
   Col,
   Empty,
   Form,
-  InputNumber,
   Modal,
   Row,
-  Select,
   Space,
-  Switch,
   Tabs,
   Tag,
   Tooltip,
@@ -29,69 +26,17 @@ import {
 import { useTranslation } from 'react-i18next';
 import {
   configField,
-  type ConfigField,
   type ConfigPart,
   type LiftInfo,
   type PermissionCheck,
 } from '@liftlink/protocol';
+import { ConfigFieldInput } from '../../../components/config-field-input.tsx';
 import { liftAllows } from '../../../lib/access.tsx';
-import {
-  configIssueText,
-  configSections,
-  fieldLabel,
-  unitLabel,
-} from '../../../lib/config-model.ts';
-import { tx } from '../../../lib/i18n/i18n.ts';
+import { configIssueText, configSections, fieldLabel } from '../../../lib/config-model.ts';
 import { dependenciesOf, FLOW_COLORS } from '../model/config-workflow.ts';
 import { ConfigDiffTable } from './config-diff.tsx';
 import { ConfigHistory } from './config-history.tsx';
 import { useConfigWorkflow } from './use-config-workflow.ts';
-
-/** Form.Item hands its control `id`, `value` and `onChange`: they go on to the input. */
-interface ControlProps {
-  id?: string;
-  value?: unknown;
-  onChange?: (value: unknown) => void;
-}
-
-function FieldInput({
-  field,
-  disabled,
-  ...control
-}: { field: ConfigField; disabled: boolean } & ControlProps) {
-  const { t } = useTranslation();
-  if (field.type === 'enum')
-    return (
-      <Select
-        {...control}
-        value={control.value as string | undefined}
-        disabled={disabled}
-        options={(field.options ?? []).map((option) => ({
-          value: option,
-          label: tx(`config.option.${field.baseKey}.${option}`),
-        }))}
-        data-testid={`config-input-${field.key}`}
-        aria-label={fieldLabel(field.key)}
-      />
-    );
-  return (
-    <InputNumber<number>
-      {...control}
-      value={control.value as number | null | undefined}
-      disabled={disabled}
-      step={field.step ?? 1}
-      style={{ width: '100%' }}
-      suffix={field.unit ? <span className="lift-muted">{unitLabel(field)}</span> : undefined}
-      placeholder={
-        field.min !== undefined && field.max !== undefined
-          ? t('config.range', { min: field.min, max: field.max })
-          : undefined
-      }
-      data-testid={`config-input-${field.key}`}
-      aria-label={fieldLabel(field.key)}
-    />
-  );
-}
 
 /**
  * The lift's configuration as forms generated from the protocol's CONFIG_FIELDS: running,
@@ -281,15 +226,7 @@ export function ConfigPanel({ info, online }: { info: LiftInfo; online: boolean 
                                 rules={[rule(field.key)]}
                                 dependencies={dependenciesOf(field)}
                               >
-                                {field.type === 'boolean' ? (
-                                  <Switch
-                                    disabled={!editing || locked}
-                                    data-testid={`config-input-${field.key}`}
-                                    aria-label={fieldLabel(field.key)}
-                                  />
-                                ) : (
-                                  <FieldInput field={field} disabled={!editing || locked} />
-                                )}
+                                <ConfigFieldInput field={field} disabled={!editing || locked} />
                               </Form.Item>
                             </Col>
                           );

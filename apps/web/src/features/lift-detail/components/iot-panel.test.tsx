@@ -40,6 +40,7 @@ function lift(iotInfo: IotInfo, allowed?: LiftInfo['lift']['access']['allowed'])
     status: null,
     config: null,
     stats: { onlineMsTotal: 0, onlineMsToday: 0, tripsTotal: 0, tripsToday: 0 },
+    alarmDevice: null,
     approvalClasses: [],
   };
 }

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Button, Card, Col, Result, Row, Space, Tabs, Tag, Tooltip } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { AlertOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { liftAllows } from '../../../lib/access.tsx';
+import type { LiftPageTab } from '../../../lib/lift-tabs.ts';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { ApiError } from '../../../lib/http.ts';
 import { useLiveConnection } from '../../../lib/live/use-live.ts';
@@ -14,8 +15,12 @@ import { useLiftInfo } from '../api/lift-api.ts';
 import { CommandsPanel } from './commands-panel.tsx';
 import { ConfigPanel } from './config-panel.tsx';
 import { IotPanel } from './iot-panel.tsx';
+import { AlarmDevicePanel } from './alarm-device-panel.tsx';
+import { ConditionCard } from './condition-card.tsx';
 import { LiftHeader } from './lift-header.tsx';
 import { LivePanels } from './live-panels.tsx';
+import { LogbookPanel } from './logbook-panel.tsx';
+import { MaintenanceWindowBar } from './maintenance-window.tsx';
 import { RunLogPanel } from './run-log-panel.tsx';
 import { ShaftDrawing } from './shaft-drawing.tsx';
 import { StatsPanel } from './stats-panel.tsx';
@@ -40,10 +45,18 @@ function LiveIndicator() {
   );
 }
 
-type TabKey = 'monitor' | 'log' | 'config' | 'stats';
+type TabKey = 'monitor' | 'log' | 'logbook' | 'config' | 'stats' | (string & {});
 
-/** One lift: header, live panels and drawing, commands, run log, configuration, statistics. */
-export default function LiftDetailPage() {
+/**
+ * One lift: header, maintenance window, live panels and drawing, commands, run log, logbook,
+ * configuration, statistics.
+ */
+export default function LiftDetailPage({
+  extraTabs = [],
+}: {
+  /** Tabs of other features after the logbook (composed in app/routing/pages.ts). */
+  extraTabs?: readonly LiftPageTab[];
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { liftId = '' } = useParams();
@@ -121,6 +134,12 @@ export default function LiftDetailPage() {
       <Col xs={24}>
         <IotPanel liftId={liftId} />
       </Col>
+      <Col xs={24}>
+        <AlarmDevicePanel liftId={liftId} />
+      </Col>
+      <Col xs={24}>
+        <ConditionCard liftId={liftId} />
+      </Col>
     </Row>
   );
 
@@ -130,6 +149,19 @@ export default function LiftDetailPage() {
       extra={
         <Space wrap>
           <LiveIndicator />
+          {liftAllows(lift, 'incident.query') ? (
+            <Button
+              icon={<AlertOutlined />}
+              onClick={() =>
+                void navigate(
+                  `/lift/incidents?${new URLSearchParams({ liftId, lift: lift.alias || lift.deviceNo || '' }).toString()}`,
+                )
+              }
+              data-testid="lift-incidents"
+            >
+              {t('lift.incidents')}
+            </Button>
+          ) : null}
           <Button
             icon={<ReloadOutlined />}
             onClick={() => void info.refetch()}
@@ -142,9 +174,15 @@ export default function LiftDetailPage() {
     >
       <div className="lift-detail">
         <LiftHeader info={data} live={live} />
+        <MaintenanceWindowBar
+          liftId={liftId}
+          canSee={liftAllows(lift, 'incident.query')}
+          canDeclare={liftAllows(lift, 'incident.add')}
+          canEnd={liftAllows(lift, 'incident.edit')}
+        />
         <Tabs
           activeKey={tab}
-          onChange={(key) => setTab(key as TabKey)}
+          onChange={setTab}
           className="lift-detail-tabs"
           items={[
             { key: 'monitor', label: t('lift.tab.monitor'), children: monitor },
@@ -153,6 +191,24 @@ export default function LiftDetailPage() {
               label: t('lift.tab.log'),
               children: <RunLogPanel liftId={liftId} deviceNo={lift.deviceNo} />,
             },
+            {
+              key: 'logbook',
+              label: t('lift.tab.logbook'),
+              children: (
+                <LogbookPanel
+                  liftId={liftId}
+                  deviceNo={lift.deviceNo}
+                  canExport={liftAllows(lift, 'lift.export')}
+                />
+              ),
+            },
+            ...extraTabs
+              .filter((extra) => extra.shown?.(data) ?? true)
+              .map(({ key, Label, Panel }) => ({
+                key,
+                label: <Label />,
+                children: <Panel info={data} />,
+              })),
             ...(liftAllows(lift, 'liftConfig.get')
               ? [
                   {

@@ -21,6 +21,7 @@ import {
   runLogText,
   type RunLogFilter,
 } from '../model/run-log.ts';
+import { CompactTime, logPagination } from './log-table-parts.tsx';
 
 const TIME = 'YYYY-MM-DD HH:mm:ss';
 
@@ -196,16 +197,7 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
         }
         data-testid="run-log-table"
         onRow={(e) => ({ 'data-code': e.code, 'data-fault': String(e.fault) }) as object}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total,
-          showSizeChanger: true,
-          pageSizeOptions: [20, 50, 100, 200],
-          showTotal: (n) => t('common.total', { total: n }),
-          onChange: (page, pageSize) =>
-            setPaging((p) => ({ page: pageSize !== p.pageSize ? 1 : page, pageSize })),
-        }}
+        pagination={logPagination(paging, setPaging, total, t)}
         columns={
           phone
             ? [
@@ -214,11 +206,7 @@ export function RunLogPanel({ liftId, deviceNo }: { liftId: string; deviceNo: st
                   title: t('runLog.time'),
                   width: 96,
                   render: (_, e) => (
-                    <span className="run-log-time run-log-time-compact">
-                      {dayjs(e.ts).format('MM-DD')}
-                      <br />
-                      {dayjs(e.ts).format('HH:mm:ss')}
-                    </span>
+                    <CompactTime ts={e.ts} className="run-log-time run-log-time-compact" />
                   ),
                 },
                 {

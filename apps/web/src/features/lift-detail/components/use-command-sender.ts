@@ -11,7 +11,7 @@ import { useLiftLive } from '../../../lib/live/use-live.ts';
 import { controlApi } from '../api/control-api.ts';
 import { liftApi, liftDetailKeys } from '../api/lift-api.ts';
 import { commandProgress, type CommandEntry } from '../model/command-progress.ts';
-import { newIdempotencyKey } from '../model/idempotency-key.ts';
+import { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
 
 /** The time a command was sent (outside render: only event handlers call it). */
 const clock = () => Date.now();

@@ -8,7 +8,7 @@ import { ApiError } from '../../../lib/http.ts';
 import { useEnglish } from '../../../test/render.tsx';
 import { mergeApproval, shownState, timeLeft } from './approvals.ts';
 import { cancelWindowLeft, commandProgress, type CommandEntry } from './command-progress.ts';
-import { newIdempotencyKey } from './idempotency-key.ts';
+import { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
 import { controlView, leaseNoticeOf } from './lease.ts';
 import { refusalView } from './refusal.ts';
 

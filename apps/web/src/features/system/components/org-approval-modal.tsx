@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
-import { Alert, Button, Checkbox, Form, Modal, Skeleton, Typography } from 'antd';
+import { Checkbox, Form, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { APPROVABLE_CLASSES, approvalClassesSchema, type CommandClass, type OrgView } from '@liftlink/protocol';
 import { useAccess } from '../../../lib/access.tsx';
 import { errorMessage } from '../../../lib/form-errors.ts';
 import { useFormSubmit } from '../../../lib/use-form-submit.ts';
+import { OrgSettingsModal } from './org-settings-modal.tsx';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { useOrgApprovalClasses, useUpdateApprovalClasses } from '../api/system-api.ts';
 
@@ -43,41 +44,20 @@ export function OrgApprovalModal({ org, onClose }: { org: OrgView | null; onClos
   const loadError = current.isError ? errorMessage(current.error) : null;
 
   return (
-    <Modal
+    <OrgSettingsModal
       open={org !== null}
       title={t('system.org.approvalOf', { name: org?.name ?? '' })}
-      onCancel={onClose}
-      forceRender
-      data-testid="org-approval-modal"
-      footer={
-        editable
-          ? [
-              <Button key="cancel" onClick={onClose}>
-                {t('common.cancel')}
-              </Button>,
-              <Button
-                key="save"
-                type="primary"
-                data-testid="org-approval-save"
-                disabled={!loaded}
-                loading={update.isPending}
-                onClick={() => void submit()}
-              >
-                {t('common.save')}
-              </Button>,
-            ]
-          : [
-              <Button key="close" onClick={onClose}>
-                {t('common.ok')}
-              </Button>,
-            ]
-      }
+      testId="org-approval"
+      hint={t('system.org.approvalHint')}
+      editable={editable}
+      loaded={!!loaded}
+      failed={current.isError}
+      loadError={loadError}
+      saving={update.isPending}
+      skeletonRows={3}
+      onSave={() => void submit()}
+      onClose={onClose}
     >
-      <Typography.Paragraph type="secondary" data-testid="org-approval-hint">
-        {t('system.org.approvalHint')}
-      </Typography.Paragraph>
-      {loadError ? <Alert type="error" showIcon title={loadError} /> : null}
-      {!loaded && !current.isError ? <Skeleton active paragraph={{ rows: 3 }} /> : null}
       <Form form={form} layout="vertical" style={loaded ? undefined : { display: 'none' }}>
         <Form.Item name="approvalClasses" rules={[zodRule(approvalClassesSchema)]}>
           {/* One class a line: long labels (ru-RU) wrap within a phone's width. */}
@@ -99,6 +79,6 @@ export function OrgApprovalModal({ org, onClose }: { org: OrgView | null; onClos
           {t('system.org.approvalReadOnly')}
         </Typography.Text>
       ) : null}
-    </Modal>
+    </OrgSettingsModal>
   );
 }

@@ -23,12 +23,16 @@ export function RoleSelect({ enabled, ...props }: Props) {
   );
 }
 
-/** An organization picker: name and kind. */
+/**
+ * An organization picker: name and kind. Searchable by that text, as an installation soon has
+ * more organizations than a dropdown shows at once.
+ */
 export function OrgSelect({ enabled, ...props }: Props) {
   const { t } = useTranslation();
   const orgs = useOrgs(enabled);
   return (
     <Select
+      showSearch={{ optionFilterProp: 'label' }}
       {...props}
       loading={orgs.isPending}
       options={(orgs.data?.list ?? []).map((org) => ({

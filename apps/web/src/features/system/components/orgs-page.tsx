@@ -10,6 +10,7 @@ import { zodRule } from '../../../lib/zod-rule.ts';
 import { systemApi, useOrgs, useSystemMutation } from '../api/system-api.ts';
 import { DeleteButton } from './delete-button.tsx';
 import { OrgApprovalModal } from './org-approval-modal.tsx';
+import { OrgEscalationModal } from './org-escalation-modal.tsx';
 import { OrgLiftsDrawer } from './org-lifts-drawer.tsx';
 
 interface Values {
@@ -74,6 +75,7 @@ export default function OrgsPage() {
   const [editing, setEditing] = useState<{ org: OrgView | null } | null>(null);
   const [liftsOf, setLiftsOf] = useState<OrgView | null>(null);
   const [approvalOf, setApprovalOf] = useState<OrgView | null>(null);
+  const [escalationOf, setEscalationOf] = useState<OrgView | null>(null);
   const remove = useSystemMutation((id: string) => systemApi.orgAction('delete', { id }));
 
   return (
@@ -127,6 +129,16 @@ export default function OrgsPage() {
                       {t('system.org.approval')}
                     </Button>
                   ) : null}
+                  {can('org.query') ? (
+                    <Button
+                      size="small"
+                      type="link"
+                      data-testid="org-escalation-open"
+                      onClick={() => setEscalationOf(org)}
+                    >
+                      {t('escalation.open')}
+                    </Button>
+                  ) : null}
                   {can('org.edit') ? (
                     <Button size="small" type="link" onClick={() => setEditing({ org })}>
                       {t('common.edit')}
@@ -148,6 +160,7 @@ export default function OrgsPage() {
       />
       <OrgLiftsDrawer org={liftsOf} onClose={() => setLiftsOf(null)} />
       <OrgApprovalModal org={approvalOf} onClose={() => setApprovalOf(null)} />
+      <OrgEscalationModal org={escalationOf} onClose={() => setEscalationOf(null)} />
     </PageContainer>
   );
 }

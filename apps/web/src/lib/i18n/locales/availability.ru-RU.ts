@@ -1,0 +1,43 @@
+import type { AvailabilityKey } from './availability.zh-CN.ts';
+
+/** ru-RU texts of the analysis page's availability section; the key set is that of availability.zh-CN.ts. */
+const availabilityRuRU: Record<AvailabilityKey, string> = {
+  'availability.title': 'Готовность и надёжность',
+  'availability.months': 'Месяцы',
+  'availability.level.orgs': 'Организации',
+  'availability.level.sites': 'Объекты',
+  'availability.level.lifts': 'Лифты',
+  'availability.level.lift': 'Лифт',
+  'availability.all': 'Все организации',
+  'availability.noSite': '(без объекта)',
+  'availability.name': 'Название',
+  'availability.lifts': 'Лифтов',
+  'availability.availability': 'Готовность',
+  'availability.trips': 'Поездки',
+  'availability.failures': 'Отказы',
+  'availability.incidents': 'Инциденты',
+  'availability.mtta': 'MTTA',
+  'availability.mttr': 'MTTR',
+  'availability.mtbf': 'MTBF',
+  'availability.mttaHelp': 'Среднее время до принятия: от открытия инцидента до его принятия',
+  'availability.mttrHelp': 'Среднее время восстановления: от открытия инцидента до устранения',
+  'availability.mtbfHelp': 'Средняя наработка на отказ: время в работе, делённое на число отказов',
+  'availability.perMonth': 'Готовность по месяцам',
+  'availability.total': 'Итого',
+  'availability.asOf': 'Данные на {{time}}',
+  'availability.empty': 'За эти месяцы данных нет',
+  'availability.open': 'Подробнее',
+  'availability.state.inService': 'В работе',
+  'availability.state.faulted': 'Неисправность',
+  'availability.state.stopped': 'Аварийный стоп',
+  'availability.state.locked': 'Заблокирован',
+  'availability.state.disabled': 'Отключён',
+  'availability.state.offline': 'Не в сети',
+  'availability.state.maintenance': 'Обслуживание',
+  'availability.duration.seconds': '{{s}} с',
+  'availability.duration.minutes': '{{m}} мин',
+  'availability.duration.hours': '{{h}} ч {{m}} мин',
+  'availability.duration.days': '{{d}} д {{h}} ч',
+};
+
+export default availabilityRuRU;
