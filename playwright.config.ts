@@ -23,6 +23,9 @@ export default defineConfig({
     timezoneId: 'Europe/Berlin',
     viewport: { width: 1440, height: 900 },
     trace: 'retain-on-failure',
+    // The app's service worker (offline page) stays out of the way of the specs' network
+    // routing; pwa.spec.ts allows it.
+    serviceWorkers: 'block',
     launchOptions: {
       // The system's Chromium (Debian's package by default); never a downloaded browser.
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

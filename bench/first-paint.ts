@@ -24,9 +24,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
-import pg from 'pg';
 import { freePort } from '../apps/server/test/support/ports.ts';
 import { startServerProcess } from '../apps/server/test/support/server-process.ts';
+import { createPrivateDatabase, type PrivateDatabase } from './private-database.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The checkout whose server is started (another one to compare an older version). */
@@ -69,26 +69,15 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
  * machine takes longer than the server waits for it. Without PostgreSQL, PGlite.
  */
 async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `liftlink_first_paint_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3_000 });
+  let database: PrivateDatabase;
   try {
-    await admin.connect();
-    await admin.query(`create database ${name}`);
+    database = await createPrivateDatabase('liftlink_first_paint', { connectTimeoutMs: 3_000, log });
   } catch {
-    await admin.end().catch(() => undefined);
     log('no PostgreSQL reachable: the server runs on PGlite');
     return { url: '', drop: async () => undefined };
   }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
-      await admin.end();
-    },
-  };
+  // A database left behind costs nothing next to figures lost at the very end of a run.
+  return { url: database.url, drop: () => database.drop().catch(() => undefined) };
 }
 
 async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {

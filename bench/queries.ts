@@ -9,14 +9,8 @@
  * BENCH_PARTS=retention runs only the retention figure.
  * Prints figures, asserts nothing.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openPostgres } from '../apps/server/src/db/client.ts';
 import { runLogPartitions, runLogRetention } from '../apps/server/src/modules/jobs/retention.ts';
+import { withPrivateServer } from './private-server.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const LIFTS = 10_000;
@@ -26,28 +20,11 @@ const RUNS = 30;
 /** What to run: `queries`, `retention` or both (BENCH_PARTS=retention skips the query budgets). */
 const PARTS = (process.env.BENCH_PARTS ?? 'queries,retention').split(',');
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const name = `liftlink_bench_${Date.now().toString(36)}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-
-const log = (s: string) => process.stderr.write(`${s}\n`);
-try {
-  const database = await openPostgres(url.toString());
-  // Lifts were seen within the last 5 minutes and the heartbeat is 10: the silence sweep
-  // takes no lift offline (and writes nothing) while the queries are measured.
-  const app = await buildApp({
-    config: loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'll-bench-')), MQTT_PORT: '0', HOST: '127.0.0.1', SIMULATOR: '0', LIFTLINK_ADMIN_PASSWORD: 'Bench-Admin-Pass-1', LOG_LEVEL: 'silent', HEARTBEAT_SECONDS: '600' }),
-    database,
-    logger: false,
-  });
-  await app.ready();
-  const { sql } = database;
+await withPrivateServer('liftlink_bench', async ({ app, sql, adminHeaders, log }) => {
   let t0 = Date.now();
   log(`seeding ${LIFTS} lifts and ${EVENTS_TOTAL.toLocaleString('en')} events...`);
+  // Lifts were seen within the last 5 minutes and the heartbeat is 10 minutes (private-server.ts):
+  // the silence sweep takes no lift offline (and writes nothing) while the queries are measured.
   await sql.exec(`
     insert into lifts (device_no, alias, kind, floors, manufacturer_org_id, online, mode, floor, last_seen_at, voltage, active_fault, location)
     select 'LL-' || lpad(i::text, 6, '0'), 'Lift ' || i,
@@ -86,8 +63,7 @@ try {
     `);
     log(`seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 
-    const login = await app.inject({ method: 'POST', url: '/auth/access/login', payload: { username: 'admin', password: 'Bench-Admin-Pass-1' } });
-    const headers = { 'access-token': login.json().result.token as string };
+    const headers = await adminHeaders();
     async function measure(label: string, url: string, budget: number) {
       const times: number[] = [];
       for (let i = 0; i < RUNS; i++) {
@@ -151,11 +127,4 @@ try {
     );
     process.stdout.write(JSON.stringify({ bench: 'retention', events: EVENTS_TOTAL, ms: retentionMs, partitionsDropped: retention.partitionsDropped, entriesDropped: Number(old!.n), kept: Number(left!.n) }) + '\n');
   }
-  await app.close();
-  await database.close();
-  t0 = Date.now();
-} finally {
-  if (process.env.BENCH_KEEP === "1") log(`kept database ${name}`);
-  else await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
-}
+});

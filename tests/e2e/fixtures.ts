@@ -97,6 +97,15 @@ export class Api {
     return this.raw<T>(method, apiPath, body);
   }
 
+  /** POSTs `bytes` as the raw body (file uploads such as a firmware image). */
+  async upload<T>(
+    apiPath: string,
+    bytes: Buffer,
+  ): Promise<{ status: number; code: string; result: T }> {
+    if (!this.cookies.has('XSRF-TOKEN')) await this.raw('GET', '/auth/Hi');
+    return this.raw<T>('POST', apiPath, bytes);
+  }
+
   private async raw<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown) {
     const headers: Record<string, string> = {
       'x-forwarded-for': this.address,
@@ -105,11 +114,14 @@ export class Api {
     const csrf = this.cookies.get('XSRF-TOKEN');
     if (csrf) headers['x-xsrf-token'] = csrf;
     if (this.token) headers['access-token'] = this.token;
-    if (method === 'POST') headers['content-type'] = 'application/json';
+    const bytes = Buffer.isBuffer(body);
+    if (method === 'POST')
+      headers['content-type'] = bytes ? 'application/octet-stream' : 'application/json';
     const res = await fetch(this.url + apiPath, {
       method,
       headers,
-      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+      body:
+        method === 'POST' ? (bytes ? new Uint8Array(body) : JSON.stringify(body ?? {})) : undefined,
     });
     for (const cookie of res.headers.getSetCookie()) {
       const [pair] = cookie.split(';');

@@ -45,14 +45,26 @@ async function orgWithLift() {
   return { id: org.result.id, name, deviceNo };
 }
 
-/** Picks the option whose label starts with `option` (organizations read "name · kind"). */
+/**
+ * Picks the option whose label starts with `option` (organizations read "name · kind") and checks
+ * the field shows it and its dropdown has closed. The organization list is long by the time this
+ * runs, so its search narrows it first. The list may still be arriving when the dropdown opens,
+ * so a click that lands while it re-renders is tried again instead of leaving the dropdown open.
+ */
 async function pick(page: Page, testId: string, option: string) {
-  await page.getByTestId(testId).click();
-  await page
-    .locator(`.ant-select-dropdown:visible .ant-select-item-option[title^="${option}"]`)
-    .first()
-    .click();
-  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+  const field = page.getByTestId(testId);
+  const search = field.getByRole('combobox');
+  const dropdown = page.locator('.ant-select-dropdown:visible');
+  await expect(async () => {
+    if ((await dropdown.count()) === 0) await field.click();
+    if ((await search.count()) > 0 && (await search.isEditable())) await search.fill(option);
+    await dropdown
+      .locator(`.ant-select-item-option[title^="${option}"]`)
+      .first()
+      .click({ timeout: 5_000 });
+    await expect(field).toContainText(option, { timeout: 2_000 });
+    await expect(dropdown).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /** Registers through the register page (optionally with an invite code), activates by the mailed link. */

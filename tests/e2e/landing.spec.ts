@@ -51,6 +51,9 @@ test('a redirect target the user may not see yields to their first page', async 
   const user = await userWithRole([{ permissionId: 'lift', actions: ['query', 'get'] }]);
   await signIn(page, user.username, user.password, '/user/login?redirect=%2Fsystem%2Fusers');
   await expect(page).toHaveURL(/\/lift\/list$/);
+  await expect(page.getByTestId('side-menu').getByText('Lift list')).toBeVisible();
+  // No tab was opened for the refused target: nothing of it lingers, not even hidden.
+  await expect(page.getByTestId('multi-tab').getByText('No access')).toHaveCount(0);
   await expect(page.locator('.ant-result-403')).toHaveCount(0);
   // Typed by hand afterwards, the same address still shows the 403 page.
   await page.goto('/system/users');

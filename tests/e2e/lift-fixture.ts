@@ -88,17 +88,49 @@ export class LiftApi extends Api {
   }
 }
 
-/** An operator of the lifts' maker (served scope): may control them, may not take control from another. */
-export async function createMakerOperator(admin: LiftApi, name: string): Promise<{ username: string; password: string; name: string }> {
+export interface MakerUser {
+  id: string;
+  username: string;
+  password: string;
+  name: string;
+  orgId: string;
+}
+
+/** A user of a built-in role in the lifts' maker organization (served scope: the simulated and bench-registered lifts). */
+export async function createMakerUser(admin: LiftApi, roleName: string, name: string): Promise<MakerUser> {
   const orgs = await admin.call<{ list: { id: string; kind: string }[] }>('GET', '/auth/access/system/orgs');
   const maker = orgs.result.list.find((o) => o.kind === 'manufacturer')!;
   const roles = await admin.call<{ list: { id: string; name: string }[] }>('GET', '/auth/access/system/roles');
-  const operator = roles.result.list.find((r) => r.name === 'operator')!;
-  const username = `oper${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const role = roles.result.list.find((r) => r.name === roleName);
+  if (!role) throw new Error(`no role ${roleName}`);
+  const username = `${roleName.slice(0, 4)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
   const password = 'Tr1cky-Passw0rd-e2e';
-  const created = await admin.call('POST', '/auth/access/system/users/create', { username, name, password, roleId: operator.id, orgId: maker.id });
-  if (created.status !== 200) throw new Error(`create operator: ${created.status} ${created.code}`);
-  return { username, password, name };
+  const created = await admin.call<{ id: string }>('POST', '/auth/access/system/users/create', { username, name, password, roleId: role.id, orgId: maker.id });
+  if (created.status !== 200) throw new Error(`create ${roleName}: ${created.status} ${created.code}`);
+  return { id: created.result.id, username, password, name, orgId: maker.id };
+}
+
+/** An operator of the lifts' maker (served scope): may control them, may not take control from another. */
+export function createMakerOperator(admin: LiftApi, name: string): Promise<MakerUser> {
+  return createMakerUser(admin, 'operator', name);
+}
+
+/** A lift registered at the bench (in the maker's scope) and given broker credentials: its id, number, secret and broker. */
+export async function registerBenchLift(admin: LiftApi, prefix: string): Promise<{ liftId: string; deviceNo: string; secret: string; mqttUrl: string }> {
+  const deviceNo = `${prefix}-${Date.now().toString(36).toUpperCase()}`;
+  const registered = await admin.call<{ liftId: string }>('POST', '/manufacture/lift/updateLiftIotInfo', {
+    mode: 'assign',
+    deviceNo,
+    kind: 'inclinedStraightRack',
+    floors: 2,
+    firmware: '1.0.0',
+    controllerSerial: `E2E-${deviceNo}`,
+  });
+  if (registered.status !== 200) throw new Error(`register ${deviceNo}: ${registered.status} ${registered.code}`);
+  const liftId = registered.result.liftId;
+  const issued = await admin.call<{ secret: string; mqttUrl: string }>('GET', `/manufacture/lift/getNewIot?liftId=${liftId}`);
+  if (issued.status !== 200) throw new Error(`credentials ${deviceNo}: ${issued.status} ${issued.code}`);
+  return { liftId, deviceNo, ...issued.result };
 }
 
 export interface LiftServer {
@@ -158,6 +190,8 @@ export async function startLiftServer(): Promise<{ server: LiftServer; stop: () 
     DEMO_FAULT_SECONDS: '0',
     // No calls on site at random: each would end a remote control lease in the middle of a test.
     DEMO_LOCAL_CALLS_PER_HOUR: '0',
+    // Escalation steps are minutes; the job looks every second so a step is seen when due.
+    ESCALATION_POLL_MS: '1000',
     WEB_DIST: webDist,
   });
   const { url, child } = process_;

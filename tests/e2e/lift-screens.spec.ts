@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { signIn } from './fixtures.ts';
-import { ADMIN, expect, HEARTBEAT_SECONDS, LiftApi, test } from './lift-fixture.ts';
+import { ADMIN, createMakerUser, expect, HEARTBEAT_SECONDS, LiftApi, test } from './lift-fixture.ts';
 
 // One server with simulated lifts per worker: the tests of this file share it, each on a
 // lift of its own, and run in order (the presence test pauses every simulated lift).
@@ -201,9 +201,11 @@ test('a configuration change is sent after a review and read back from the lift'
   const reconfigure = page
     .locator('.ant-modal-confirm')
     .getByRole('button', { name: 'Reconfigure' });
-  await expect(flow.or(reconfigure).first()).toBeVisible();
+  const saved = page.getByText('Modification successful');
+  // Wait for whichever comes: the question (the modal may open a moment after the click) or the outcome.
+  await expect(reconfigure.or(saved).first()).toBeVisible({ timeout: 30_000 });
   if (await reconfigure.isVisible()) await reconfigure.click();
-  await expect(page.getByText('Modification successful')).toBeVisible({ timeout: 30_000 });
+  await expect(saved).toBeVisible({ timeout: 30_000 });
   await expect(flow).toHaveAttribute('data-flow', 'saved');
 
   await page.getByTestId('config-read').click();
@@ -287,26 +289,7 @@ test('a viewer sees no command or edit control, and the server refuses the force
   liftServer,
 }) => {
   const { admin } = liftServer;
-  const orgs = await admin.call<{ list: { id: string; kind: string }[] }>(
-    'GET',
-    '/auth/access/system/orgs',
-  );
-  const maker = orgs.result.list.find((o) => o.kind === 'manufacturer')!;
-  const roles = await admin.call<{ list: { id: string; name: string }[] }>(
-    'GET',
-    '/auth/access/system/roles',
-  );
-  const viewerRole = roles.result.list.find((r) => r.name === 'viewer')!;
-  const username = `view${Date.now().toString(36)}`;
-  const password = 'Tr1cky-Passw0rd-e2e';
-  const created = await admin.call('POST', '/auth/access/system/users/create', {
-    username,
-    name: 'E2E viewer',
-    password,
-    roleId: viewerRole.id,
-    orgId: maker.id,
-  });
-  expect(created.status).toBe(200);
+  const { username, password } = await createMakerUser(admin, 'viewer', 'E2E viewer');
   const lift = await admin.lift('DEMO-0001');
 
   await signIn(page, username, password);

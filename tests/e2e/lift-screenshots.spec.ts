@@ -63,12 +63,14 @@ for (const language of SCREENSHOT_LANGUAGES) {
         // A tab clicked while the dialog closes takes the focus but not the click.
         await expect(page.locator('.ant-modal-confirm')).toHaveCount(0);
 
-        const tabs = page.locator('.lift-detail-tabs > .ant-tabs-nav .ant-tabs-tab');
-        await tabs.nth(1).click();
+        // By key, not position: the page gains tabs (the logbook came between log and configuration).
+        const tab = (key: string) =>
+          page.locator(`.lift-detail-tabs > .ant-tabs-nav .ant-tabs-tab[data-node-key="${key}"]`);
+        await tab('log').click();
         await expect(page.getByTestId('run-log-table')).toBeVisible();
         await shot('lift-run-log');
 
-        await tabs.nth(2).click();
+        await tab('config').click();
         await expect(page.getByTestId('config-form')).toBeVisible();
         await shot('lift-config');
         await page.getByTestId('config-edit').click();
@@ -84,7 +86,7 @@ for (const language of SCREENSHOT_LANGUAGES) {
         await page.keyboard.press('Escape');
         await page.getByTestId('config-cancel').click();
 
-        await tabs.nth(3).click();
+        await tab('stats').click();
         await expect(page.getByTestId('stats-panel')).toBeVisible();
         await page.waitForTimeout(1_500);
         await shot('lift-stats');

@@ -1,6 +1,6 @@
 import mqtt from 'mqtt';
 import { signIn } from './fixtures.ts';
-import { ADMIN, expect, test } from './lift-fixture.ts';
+import { ADMIN, expect, registerBenchLift, test } from './lift-fixture.ts';
 
 test('a lift fault reaches the header bell of a user who chose faults, live; opening it leads to the lift', async ({
   page,
@@ -10,26 +10,7 @@ test('a lift fault reaches the header bell of a user who chose faults, live; ope
   const { admin } = liftServer;
   // A lift of its own (the simulated ones stay untouched), registered at the bench and
   // given credentials, speaking MQTT from this test.
-  const deviceNo = `ALERT-${Date.now().toString(36).toUpperCase()}`;
-  const registered = await admin.call<{ liftId: string }>(
-    'POST',
-    '/manufacture/lift/updateLiftIotInfo',
-    {
-      mode: 'assign',
-      deviceNo,
-      kind: 'inclinedStraightRack',
-      floors: 2,
-      firmware: '1.0.0',
-      controllerSerial: `E2E-${deviceNo}`,
-    },
-  );
-  expect(registered.status, registered.code).toBe(200);
-  const liftId = registered.result.liftId;
-  const issued = await admin.call<{ secret: string; mqttUrl: string }>(
-    'GET',
-    `/manufacture/lift/getNewIot?liftId=${liftId}`,
-  );
-  expect(issued.status, issued.code).toBe(200);
+  const { liftId, deviceNo, secret, mqttUrl } = await registerBenchLift(admin, 'ALERT');
   const choice = await admin.call('POST', '/auth/access/account/notifications/update', {
     mailFaults: true,
     mailHelp: false,
@@ -45,10 +26,10 @@ test('a lift fault reaches the header bell of a user who chose faults, live; ope
   await expect(bell).toBeVisible();
   await expect(page.getByTestId('notification-count')).toHaveCount(0);
 
-  const lift = await mqtt.connectAsync(issued.result.mqttUrl, {
+  const lift = await mqtt.connectAsync(mqttUrl, {
     clientId: deviceNo,
     username: deviceNo,
-    password: issued.result.secret,
+    password: secret,
     reconnectPeriod: 0,
   });
   try {
