@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   firmwareStateMessageSchema,
-  type FirmwarePackage,
   type FirmwareStateMessage,
 } from '@liftlink/protocol';
 import { FirmwareUpdater, type OtaFaults } from '../../simulator/src/firmware-updater.ts';
@@ -17,6 +16,7 @@ import {
   userWithRole,
   type TestApp,
 } from './helpers.ts';
+import { readyPackage as readyFirmwarePackage } from './support/firmware-packages.ts';
 
 /**
  * The lift's side of an update (the simulator's FirmwareUpdater, docs/protocol.md 11) against
@@ -33,25 +33,8 @@ describe.each(DB_KINDS)('a lift updates its firmware from the server on %s', (ki
   const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
   /** A package of the seeded manufacturer with `image` uploaded, for inclined rack lifts over FW-1.0.0. */
-  async function readyPackage(image: Buffer): Promise<FirmwarePackage> {
-    const maker = client(t.app, makerToken);
-    const created = await maker.post('/auth/access/firmware/packages/create', {
-      kinds: ['inclinedStraightRack'],
-      version: `FW-3.${++versionNo}.0`,
-      minVersion: 'FW-1.0.0',
-      releaseNotes: { 'en-US': 'Gentler stop' },
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    const id = body<FirmwarePackage>(created).result.id;
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: `/auth/access/firmware/packages/upload?id=${id}`,
-      headers: { 'access-token': makerToken, 'content-type': 'application/octet-stream' },
-      payload: image,
-    });
-    expect(uploaded.statusCode, uploaded.body).toBe(200);
-    return body<FirmwarePackage>(uploaded).result;
-  }
+  const readyPackage = (image: Buffer) =>
+    readyFirmwarePackage(t, makerToken, `FW-3.${++versionNo}.0`, image);
 
   /** A lift of the manufacturer in the database and its simulated controller with the trusted key. */
   async function lift(faults: OtaFaults = {}) {

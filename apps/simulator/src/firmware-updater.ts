@@ -14,8 +14,7 @@ import {
   FIRMWARE_OFFER_TOPIC,
   FIRMWARE_PROGRESS_STEP_PERCENT,
   FIRMWARE_STATE_TOPIC,
-  TOPIC_ROOT,
-  deviceNoSchema,
+  liftTopic,
   downloadPercent,
   downloadResponse,
   firmwareInterlockFacts,
@@ -30,7 +29,6 @@ import {
   type FirmwareFailure,
   type FirmwareManifest,
   type FirmwareStateMessage,
-  type FirmwareTopicKind,
   type LiftStatus,
 } from '@liftlink/protocol';
 // node:crypto signing and verification: not exported from the package index (the web client bundles that)
@@ -49,16 +47,9 @@ import {
  * `rolledBack` when the new image does not come up. One updater per simulated lift.
  */
 
-/** `lifts/{deviceNo}/firmware/offer` and `.../firmware/state`, built as `liftTopic` builds the others. */
-export function firmwareTopic(deviceNo: string, kind: FirmwareTopicKind): string {
-  if (!deviceNoSchema.safeParse(deviceNo).success)
-    throw new Error(`invalid device number: ${deviceNo}`);
-  return `${TOPIC_ROOT}/${deviceNo}/${kind}`;
-}
-export const firmwareOfferTopic = (deviceNo: string) =>
-  firmwareTopic(deviceNo, FIRMWARE_OFFER_TOPIC);
-export const firmwareStateTopic = (deviceNo: string) =>
-  firmwareTopic(deviceNo, FIRMWARE_STATE_TOPIC);
+/** `lifts/{deviceNo}/firmware/offer` and `.../firmware/state`. */
+export const firmwareOfferTopic = (deviceNo: string) => liftTopic(deviceNo, FIRMWARE_OFFER_TOPIC);
+export const firmwareStateTopic = (deviceNo: string) => liftTopic(deviceNo, FIRMWARE_STATE_TOPIC);
 
 /** A raw Ed25519 public key in standard base64 (32 bytes), as the factory bench writes it. */
 export const firmwareKeySchema = z.string().refine((key) => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import {
   DOWNLINK_TOPICS,
+  FIRMWARE_OFFER_TOPIC,
   FIRMWARE_STATE_TOPIC,
   FIRMWARE_TOPICS,
   firmwareStateMessageSchema,
@@ -248,11 +249,11 @@ export class MqttLift {
     this.backoff.connected(Date.now());
     this.publish('presence', { online: true, session: this.session, firmware: this.machine.firmware });
     this.client.subscribe(
-      DOWNLINK_TOPICS.map((kind) => liftTopic(this.deviceNo, kind)),
+      DOWNLINK_TOPICS.filter((kind) => kind !== FIRMWARE_OFFER_TOPIC).map((kind) => liftTopic(this.deviceNo, kind)),
       { qos: 1 },
       (err) => err && this.options.log(`${this.deviceNo}: subscribe failed: ${err.message}`),
     );
-    // on its own: a broker whose ACL does not know the firmware topics yet refuses only this one
+    // on its own: a broker whose ACL does not know the firmware topics (an older server's) refuses only this one
     this.client.subscribe(firmwareOfferTopic(this.deviceNo), { qos: 1 }, (err, granted) => {
       const refused = err ? err.message : granted?.some((g) => g.qos >= 0x80) ? 'refused by the broker' : null;
       if (refused) this.options.log(`${this.deviceNo}: subscribe ${firmwareOfferTopic(this.deviceNo)} failed (${refused}); no firmware offers reach this lift`);

@@ -7,6 +7,7 @@ import type { ApprovalView, LeaseEndReason, LeaseView } from './control.ts';
 import type { IncidentView } from './incidents.ts';
 import type { IncidentNotification } from './escalation.ts';
 import type { GroupConfigLiftState, GroupConfigReason } from './group-config.ts';
+import type { FirmwareReason, FirmwareState } from '../device/firmware.ts';
 
 /**
  * The live WebSocket (`GET /ws/live`): JSON messages both ways, typed here for the server
@@ -139,11 +140,30 @@ export interface LiveGroupConfigMessage {
   reason: GroupConfigReason | null;
 }
 
+/**
+ * The lift reported on a firmware update (`firmware/state`, docs/protocol.md section 11):
+ * its state, download progress, why it waits or failed, and what it runs now.
+ */
+export interface LiveFirmwareMessage {
+  type: 'firmware';
+  liftId: string;
+  offerSeq: number | null;
+  packageId: string | null;
+  campaignId: string | null;
+  version: string | null;
+  state: FirmwareState;
+  percent: number | null;
+  reason: FirmwareReason | null;
+  retryAt: string | null;
+  runningVersion: string;
+  ts: string;
+}
+
 /** A change of one lift, as the live bus carries it between instances (and command waiters hear it). */
-export type LiveChange = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveAlertMessage | LiveLeaseMessage | LiveApprovalMessage | LiveIncidentMessage | LiveNotificationMessage | LiveGroupConfigMessage;
+export type LiveChange = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveAlertMessage | LiveLeaseMessage | LiveApprovalMessage | LiveIncidentMessage | LiveNotificationMessage | LiveGroupConfigMessage | LiveFirmwareMessage;
 
 /** What a subscriber of one lift is given. */
-export type LiftLiveMessage = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveLeaseMessage | LiveApprovalMessage | LiveIncidentMessage | LiveGroupConfigMessage;
+export type LiftLiveMessage = LiveStatusMessage | LiveEventMessage | LivePresenceMessage | LiveCommandMessage | LiveConfigMessage | LiveLeaseMessage | LiveApprovalMessage | LiveIncidentMessage | LiveGroupConfigMessage | LiveFirmwareMessage;
 
 /** What a fleet subscriber is given: presence, a digest of each status, alerts, and incidents (to those who may see incidents). */
 export type FleetLiveMessage = LivePresenceMessage | LiveFleetStatusMessage | LiveAlertMessage | LiveIncidentMessage | LiveNotificationMessage;

@@ -3,7 +3,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../constants.ts';
 import { decodeLiftMessage } from '../mqtt/payloads.ts';
-import { TOPIC_RULES } from '../mqtt/topics.ts';
+import {
+  DOWNLINK_TOPICS,
+  UPLINK_TOPICS,
+  liftMayPublish,
+  liftMaySubscribe,
+} from '../mqtt/topics.ts';
 import { seededRandom } from '../random.ts';
 import {
   FIRMWARE_ADVICE,
@@ -763,16 +768,52 @@ describe('ranged downloads', () => {
 });
 
 describe('topics, texts and the protocol document', () => {
-  it("has a downlink offer and an uplink state at QoS 1, not retained, and not yet among the broker's topics", () => {
+  it("has a downlink offer and an uplink state at QoS 1, not retained, among the broker's topics with their rights", () => {
     expect(FIRMWARE_TOPICS).toEqual({
       'firmware/offer': { direction: 'downlink', retain: false, qos: 1 },
       'firmware/state': { direction: 'uplink', retain: false, qos: 1 },
     });
-    for (const kind of Object.keys(FIRMWARE_TOPICS)) expect(TOPIC_RULES).not.toHaveProperty(kind);
+    expect(UPLINK_TOPICS).toContain('firmware/state');
+    expect(DOWNLINK_TOPICS).toContain('firmware/offer');
+    // A lift reports its own update and hears its own offers; never another lift's, never the other way.
+    expect(liftMayPublish('LL-0042', 'lifts/LL-0042/firmware/state')).toBe(true);
+    expect(liftMayPublish('LL-0042', 'lifts/LL-0043/firmware/state')).toBe(false);
+    expect(liftMayPublish('LL-0042', 'lifts/LL-0042/firmware/offer')).toBe(false);
+    expect(liftMaySubscribe('LL-0042', 'lifts/LL-0042/firmware/offer')).toBe(true);
+    expect(liftMaySubscribe('LL-0042', 'lifts/LL-0043/firmware/offer')).toBe(false);
+    expect(liftMaySubscribe('LL-0042', 'lifts/LL-0042/firmware/state')).toBe(false);
+    expect(liftMaySubscribe('LL-0042', 'lifts/LL-0042/firmware/+')).toBe(false);
+    // Ingest decodes a report against its schema and drops one that breaks it.
+    const report = {
+      seq: 7,
+      ts: '2026-11-28T01:00:00.000Z',
+      v: 1,
+      offerSeq: 3,
+      packageId: 'pkg-1',
+      version: 'FW-2.0.0',
+      state: 'downloading',
+      percent: 40,
+      bytes: 4000,
+      runningVersion: 'FW-1.0.0',
+    };
+    expect(decodeLiftMessage('lifts/LL-0042/firmware/state', JSON.stringify(report))).toEqual({
+      ok: true,
+      deviceNo: 'LL-0042',
+      kind: 'firmware/state',
+      message: report,
+    });
     expect(decodeLiftMessage('lifts/LL-0042/firmware/state', '{}')).toEqual({
       ok: false,
-      reason: 'topic',
+      reason: 'schema',
+      deviceNo: 'LL-0042',
+      kind: 'firmware/state',
     });
+    expect(
+      decodeLiftMessage(
+        'lifts/LL-0042/firmware/state',
+        JSON.stringify({ ...report, percent: undefined }),
+      ),
+    ).toMatchObject({ ok: false, reason: 'schema' });
   });
 
   it('has every reason and state in three languages, and advice where the engineer can act', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_LANGUAGE } from '../constants.ts';
-import { MAX_PAYLOAD_BYTES, seqSchema, timestampSchema } from '../mqtt/payloads.ts';
-import { firmwareSchema } from '../serial/messages.ts';
+import { TOPIC_RULES } from '../mqtt/topics.ts';
+import { firmwareSchema, MAX_PAYLOAD_BYTES, seqSchema, timestampSchema } from '../mqtt/wire.ts';
 import { DEVICE_KINDS, deviceKindSchema, deviceNoSchema, type DeviceKind } from './kinds.ts';
 import type { LiftStatus } from './status.ts';
 import { localized, pickText, type LocalizedText } from './texts.ts';
@@ -19,23 +19,14 @@ import { localized, pickText, type LocalizedText } from './texts.ts';
 // ---------------------------------------------------------------------------------------
 // Topics and limits
 
-/**
- * The two topics of the update, under `lifts/{deviceNo}/`, in the shape of `TOPIC_RULES`.
- * Not yet in `UPLINK_TOPICS` / `DOWNLINK_TOPICS`: adding them there changes the broker's
- * ACLs and ingest, which the server does when it starts to use them.
- */
+/** The two topics of the update, under `lifts/{deviceNo}/`; their rules are the broker's (`TOPIC_RULES`). */
 export const FIRMWARE_OFFER_TOPIC = 'firmware/offer';
 export const FIRMWARE_STATE_TOPIC = 'firmware/state';
 export type FirmwareTopicKind = typeof FIRMWARE_OFFER_TOPIC | typeof FIRMWARE_STATE_TOPIC;
-export const FIRMWARE_TOPICS: Record<
-  FirmwareTopicKind,
-  { direction: 'uplink' | 'downlink'; retain: boolean; qos: 0 | 1 | 2 }
-> = {
-  // Not retained: a retained offer would outlive its token and its withdrawal; the cloud
-  // sends the current offer again when the lift comes online.
-  [FIRMWARE_OFFER_TOPIC]: { direction: 'downlink', retain: false, qos: 1 },
-  [FIRMWARE_STATE_TOPIC]: { direction: 'uplink', retain: false, qos: 1 },
-};
+export const FIRMWARE_TOPICS = {
+  [FIRMWARE_OFFER_TOPIC]: TOPIC_RULES[FIRMWARE_OFFER_TOPIC],
+  [FIRMWARE_STATE_TOPIC]: TOPIC_RULES[FIRMWARE_STATE_TOPIC],
+} as const;
 
 /** The version of the manifest and state-report format (`v`); a lift refuses a manifest of another version (`badManifest`). */
 export const FIRMWARE_FORMAT_VERSION = 1;

@@ -5,7 +5,9 @@ import { commandLeaseSchema } from '../device/control.ts';
 import { eventCodeSchema } from '../device/events.ts';
 import { floorSchema } from '../device/kinds.ts';
 import { liftStatusSchema } from '../device/status.ts';
+import { firmwareEnvelopeSchema, firmwareStateMessageSchema, type FirmwareEnvelope, type FirmwareStateMessage } from '../device/firmware.ts';
 import { parseLiftTopic, type LiftTopicKind } from './topics.ts';
+import { MAX_PAYLOAD_BYTES, seqSchema, timestampSchema } from './wire.ts';
 
 /**
  * Payloads of the lift topics: UTF-8 JSON objects, strict (an unknown field makes the
@@ -13,15 +15,8 @@ import { parseLiftTopic, type LiftTopicKind } from './topics.ts';
  * `seq` (strictly increasing per device over its whole life, also across reboots) and `ts`
  * (ISO 8601 UTC with `Z`). Ingest is idempotent on (deviceNo, seq).
  */
-export const MAX_PAYLOAD_BYTES = 16_384;
+export { MAX_PAYLOAD_BYTES, seqSchema, timestampSchema } from './wire.ts';
 
-export const seqSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-/**
- * Years 1970 to 9999 (four digits): a lift whose clock was reset still reports (its events count), while
- * a year the database cannot store (0000) is refused here, at the boundary, instead of
- * failing the whole batch it arrived in.
- */
-export const timestampSchema = z.iso.datetime().refine((ts) => ts.slice(0, 4) >= '1970', 'validation.invalid');
 export const commandIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 export const configVersionSchema = z.number().int().min(0).max(2_147_483_647);
 
@@ -129,6 +124,9 @@ export interface LiftMessages {
   cmd: CmdMessage;
   'config/set': ConfigSetMessage;
   'config/get': ConfigGetMessage;
+  /** docs/protocol.md section 11 */
+  'firmware/state': FirmwareStateMessage;
+  'firmware/offer': FirmwareEnvelope;
 }
 
 export const PAYLOAD_SCHEMAS: { [K in LiftTopicKind]: z.ZodType<LiftMessages[K]> } = {
@@ -141,6 +139,8 @@ export const PAYLOAD_SCHEMAS: { [K in LiftTopicKind]: z.ZodType<LiftMessages[K]>
   cmd: cmdMessageSchema,
   'config/set': configSetMessageSchema,
   'config/get': configGetMessageSchema,
+  'firmware/state': firmwareStateMessageSchema,
+  'firmware/offer': firmwareEnvelopeSchema,
 };
 
 /** Why a message was dropped; ingest counts drops per reason. */

@@ -7,8 +7,8 @@ import { deviceNoSchema } from '../device/kinds.ts';
  */
 export const TOPIC_ROOT = 'lifts';
 
-export const UPLINK_TOPICS = ['status', 'event', 'presence', 'config/report', 'cmd/ack', 'alarm'] as const;
-export const DOWNLINK_TOPICS = ['cmd', 'config/set', 'config/get'] as const;
+export const UPLINK_TOPICS = ['status', 'event', 'presence', 'config/report', 'cmd/ack', 'alarm', 'firmware/state'] as const;
+export const DOWNLINK_TOPICS = ['cmd', 'config/set', 'config/get', 'firmware/offer'] as const;
 export type UplinkTopic = (typeof UPLINK_TOPICS)[number];
 export type DownlinkTopic = (typeof DOWNLINK_TOPICS)[number];
 export type LiftTopicKind = UplinkTopic | DownlinkTopic;
@@ -27,6 +27,11 @@ export const TOPIC_RULES: Record<LiftTopicKind, { direction: 'uplink' | 'downlin
   cmd: { direction: 'downlink', retain: false, qos: MQTT_QOS },
   'config/set': { direction: 'downlink', retain: false, qos: MQTT_QOS },
   'config/get': { direction: 'downlink', retain: false, qos: MQTT_QOS },
+  // Firmware over the air (docs/protocol.md section 11). The offer is not retained: a retained
+  // offer would outlive its token and its withdrawal; the cloud sends the current offer again
+  // when the lift comes online.
+  'firmware/state': { direction: 'uplink', retain: false, qos: MQTT_QOS },
+  'firmware/offer': { direction: 'downlink', retain: false, qos: MQTT_QOS },
 };
 
 const KINDS = new Set<string>(LIFT_TOPIC_KINDS);

@@ -3,6 +3,9 @@ import { parseBrokerAddress } from '../mqtt/broker-address.ts';
 import { POLLING_CHANNELS } from '../constants.ts';
 import { deviceKindSchema, deviceNoSchema, floorCountSchema } from '../device/kinds.ts';
 import { configVersionSchema, wireConfigSchema } from '../mqtt/payloads.ts';
+import { firmwareSchema } from '../mqtt/wire.ts';
+
+export { firmwareSchema };
 import { encodeFrame, type Frame } from './frame.ts';
 
 /**
@@ -22,7 +25,6 @@ export const ERROR_CMD = 0xff;
 
 /** The controller's serial number: printed on the board, written at production, never changed. */
 export const controllerSerialSchema = z.string().regex(/^[A-Za-z0-9._-]{4,40}$/, 'validation.controllerSerial');
-export const firmwareSchema = z.string().min(1).max(32);
 /** The broker address written into a controller: one URL, or a cluster's nodes separated by commas. */
 export const mqttUrlSchema = z
   .string()

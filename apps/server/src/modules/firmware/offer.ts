@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import {
   FIRMWARE_FORMAT_VERSION,
+  FIRMWARE_OFFER_TOPIC,
   FIRMWARE_SEQ_MAX,
   FIRMWARE_TOKEN_TTL_MS,
   firmwareTime,
   type FirmwareEnvelope,
   type FirmwareManifest,
   type FirmwareWindow,
+  liftTopic,
 } from '@liftlink/protocol';
 import { signManifest } from '@liftlink/protocol/firmware-signature';
 import { newToken, sha256 } from '../../lib/crypto.ts';
@@ -74,6 +76,8 @@ export async function buildOffer(
   const seq = await issueOffer(sql, {
     liftId: lift.id,
     packageId: pkg.id,
+    version: pkg.version,
+    campaignId: o.campaignId ?? null,
     tokenHash: sha256(token),
     expiresAt: tokenExpiresAt,
   });
@@ -96,4 +100,23 @@ export async function buildOffer(
     ...(o.window ? { window: o.window } : {}),
   };
   return { envelope: signManifest(manifest, key.privateKey), manifest, token, tokenExpiresAt };
+}
+
+/**
+ * Builds a lift's offer and sends it on `lifts/{deviceNo}/firmware/offer`. The broker keeps
+ * it no longer than its download token lives (as a command until its expiry, plugins/mqtt.ts):
+ * a lift that comes back later is offered again, with a new number and token.
+ */
+export async function sendOffer(
+  app: FastifyInstance,
+  keys: FirmwareKeys,
+  o: Parameters<typeof buildOffer>[2],
+): Promise<Offer> {
+  const offer = await buildOffer(app, keys, o);
+  await app.publishCommand(
+    liftTopic(offer.manifest.deviceNo, FIRMWARE_OFFER_TOPIC),
+    JSON.stringify(offer.envelope),
+    offer.tokenExpiresAt,
+  );
+  return offer;
 }

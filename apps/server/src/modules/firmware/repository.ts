@@ -254,7 +254,14 @@ export async function offerLift(sql: SqlExecutor, liftId: string): Promise<Offer
  */
 export async function issueOffer(
   sql: SqlExecutor,
-  o: { liftId: string; packageId: string; tokenHash: string; expiresAt: Date },
+  o: {
+    liftId: string;
+    packageId: string;
+    version: string;
+    campaignId: string | null;
+    tokenHash: string;
+    expiresAt: Date;
+  },
 ): Promise<number> {
   return sql.transaction(async (tx) => {
     const [row] = await tx.query<{ seq: number }>(
@@ -268,6 +275,12 @@ export async function issueOffer(
     await tx.query(
       `insert into firmware_download_tokens (token_hash, lift_id, package_id, expires_at) values ($1, $2, $3, $4)`,
       [o.tokenHash, o.liftId, o.packageId, o.expiresAt],
+    );
+    // The update as the cloud knows it until the lift reports (lift_firmware_updates).
+    await tx.query(
+      `insert into lift_firmware_updates (lift_id, offer_seq, package_id, campaign_id, version, state, offered_at)
+       values ($1, $2, $3, $4, $5, 'offered', now())`,
+      [o.liftId, row!.seq, o.packageId, o.campaignId, o.version],
     );
     return Number(row!.seq);
   });

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { AppError, ok } from '../../lib/errors.ts';
 import { imageDownload } from './download.ts';
 import { FirmwareKeys } from './keys.ts';
-import { buildOffer, type Offer } from './offer.ts';
+import { buildOffer, sendOffer, type Offer } from './offer.ts';
 import {
   createPackage,
   manufacturerOf,
@@ -27,10 +27,12 @@ import {
   withdraw,
 } from './service.ts';
 
-/** What other modules (campaigns) use: the signing keys and the signed per-lift offer. */
+/** What other modules (campaigns) use: the signing keys, the signed per-lift offer, and sending it. */
 export interface FirmwareService {
   keys: FirmwareKeys;
   offer(o: Parameters<typeof buildOffer>[2]): Promise<Offer>;
+  /** The offer, sent to the lift on `firmware/offer`. */
+  send(o: Parameters<typeof buildOffer>[2]): Promise<Offer>;
 }
 
 declare module 'fastify' {
@@ -185,12 +187,13 @@ export default fp(
     app.decorate('firmware', {
       keys,
       offer: (o) => buildOffer(app, keys, o),
+      send: (o) => sendOffer(app, keys, o),
     } satisfies FirmwareService);
     await app.register(packageRoutes);
   },
   {
     name: 'liftlink-firmware',
     fastify: '5.x',
-    decorators: { fastify: ['config', 'database', 'audit'] },
+    decorators: { fastify: ['config', 'database', 'audit', 'publishCommand'] },
   },
 );

@@ -122,7 +122,7 @@ export default fp(async (app) => {
       refuse(decoded.reason);
       return;
     }
-    if (decoded.kind === 'cmd' || decoded.kind === 'config/set' || decoded.kind === 'config/get') {
+    if (decoded.kind === 'cmd' || decoded.kind === 'config/set' || decoded.kind === 'config/get' || decoded.kind === 'firmware/offer') {
       refuse('topic');
       return;
     }

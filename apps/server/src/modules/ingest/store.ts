@@ -4,6 +4,7 @@ import { applyCommandAnswers } from './appliers/command-answer.ts';
 import { applyCondition } from './appliers/condition.ts';
 import { applyConfigReports } from './appliers/config-report.ts';
 import { applyEvents, raiseFaultAlerts } from './appliers/events.ts';
+import { applyFirmwareReports } from './appliers/firmware-state.ts';
 import { lockLifts, updateLiftRows } from './appliers/lift-rows.ts';
 import { applyPresence, reviveSpeakingLifts, type PresenceUplink } from './appliers/presence.ts';
 import { applyStatuses } from './appliers/status.ts';
@@ -20,6 +21,7 @@ function byApplier(batch: UplinkMessage[]) {
     configReports: [] as UplinkOf<'config/report'>[],
     commandAnswers: [] as UplinkOf<'cmd/ack'>[],
     alarmReports: [] as UplinkOf<'alarm'>[],
+    firmwareReports: [] as UplinkOf<'firmware/state'>[],
   };
   for (const m of batch) {
     if (m.kind === 'event') parts.events.push(m);
@@ -27,6 +29,7 @@ function byApplier(batch: UplinkMessage[]) {
     else if (m.kind === 'presence' || m.kind === 'disconnect') parts.presence.push(m);
     else if (m.kind === 'config/report') parts.configReports.push(m);
     else if (m.kind === 'alarm') parts.alarmReports.push(m);
+    else if (m.kind === 'firmware/state') parts.firmwareReports.push(m);
     else parts.commandAnswers.push(m);
   }
   return parts;
@@ -37,7 +40,7 @@ function byApplier(batch: UplinkMessage[]) {
  * order it happened. Every step is idempotent on (lift, seq): a message stored before
  * changes nothing again. The lifts are locked first; the run log comes before the lift rows'
  * one update, and the alerts, statuses, presence, configurations, command answers and
- * alarm-device reports after.
+ * alarm-device and firmware reports after.
  */
 export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveChange[]> {
   const live: LiveChange[] = [];
@@ -53,5 +56,6 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveCh
   await applyConfigReports(tx, parts.configReports, live);
   await applyCommandAnswers(tx, parts.commandAnswers, live);
   await applyAlarmReports(tx, parts.alarmReports, live);
+  await applyFirmwareReports(tx, parts.firmwareReports, live);
   return live;
 }

@@ -1,4 +1,4 @@
-import type { AlarmMessage, CmdAckMessage, ConfigReportMessage, EventMessage, PresenceMessage, StatusMessage } from '@liftlink/protocol';
+import type { AlarmMessage, CmdAckMessage, ConfigReportMessage, EventMessage, FirmwareStateMessage, PresenceMessage, StatusMessage } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../../db/client.ts';
 
 /** One lift message as ingest hands it to the store, its lift already known. */
@@ -9,6 +9,7 @@ export type UplinkMessage =
   | { kind: 'config/report'; liftId: string; message: ConfigReportMessage }
   | { kind: 'cmd/ack'; liftId: string; message: CmdAckMessage }
   | { kind: 'alarm'; liftId: string; message: AlarmMessage }
+  | { kind: 'firmware/state'; liftId: string; message: FirmwareStateMessage }
   /** The embedded broker saw the lift's connection close (its will is not routed to ingest there). */
   | { kind: 'disconnect'; liftId: string; at: Date };
 
