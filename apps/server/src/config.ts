@@ -94,6 +94,8 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** How often the escalation job looks for unacknowledged incidents to escalate (docs/service.md, "Escalation"). */
   ESCALATION_POLL_MS: z.coerce.number().int().min(50).max(300_000).default(15_000),
+  FIRMWARE_CAMPAIGN_POLL_MS: z.coerce.number().int().min(50).max(300_000).default(15_000),
+  FIRMWARE_REOFFER_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
   /** The weekly maintenance mail (docs/service.md): the weekday (0 = Sunday … 6, or `any`: every day) and the hour (UTC) it goes out from. */
   MAINTENANCE_MAIL_WEEKDAY: z.union([z.literal('any'), z.coerce.number().int().min(0).max(6)]).default(1),
   MAINTENANCE_MAIL_HOUR: z.coerce.number().int().min(0).max(23).default(6),
@@ -161,6 +163,10 @@ export interface Config {
   webhooks: { retryBaseMs: number; retryMaxMs: number; timeoutMs: number; pollMs: number; allowHttp: boolean };
   /** The escalation job's polling interval (ESCALATION_POLL_MS). */
   escalationPollMs: number;
+  /** How often the campaign job moves firmware campaigns on (FIRMWARE_CAMPAIGN_POLL_MS). */
+  firmwareCampaignPollMs: number;
+  /** After how long an online lift that has not answered its campaign offer is offered again (FIRMWARE_REOFFER_MS). */
+  firmwareReofferMs: number;
   /** The weekly maintenance mail's slot (MAINTENANCE_MAIL_*): weekday (null = every day) and hour, UTC. */
   maintenanceMail: { weekday: number | null; hour: number };
   /** The hour (UTC) of the first day of the month from which last month's reports are built and mailed (REPORT_MAIL_HOUR). */
@@ -254,6 +260,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitMax: e.RATE_LIMIT_MAX,
     webhooks: { retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, retryMaxMs: Math.max(e.WEBHOOK_RETRY_BASE_MS, e.WEBHOOK_RETRY_MAX_MS), timeoutMs: e.WEBHOOK_TIMEOUT_MS, pollMs: e.WEBHOOK_POLL_MS, allowHttp: e.WEBHOOK_ALLOW_HTTP },
     escalationPollMs: e.ESCALATION_POLL_MS,
+    firmwareCampaignPollMs: e.FIRMWARE_CAMPAIGN_POLL_MS,
+    firmwareReofferMs: e.FIRMWARE_REOFFER_MS,
     maintenanceMail: { weekday: e.MAINTENANCE_MAIL_WEEKDAY === 'any' ? null : e.MAINTENANCE_MAIL_WEEKDAY, hour: e.MAINTENANCE_MAIL_HOUR },
     reportMailHour: e.REPORT_MAIL_HOUR,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },

@@ -7,10 +7,9 @@ import {
   type FirmwarePackage,
   type LiveChange,
 } from '@liftlink/protocol';
-import { startFleet, type FleetHandle } from '../../simulator/src/fleet.ts';
 import type { OtaSpec } from '../../simulator/src/firmware-updater.ts';
-import { newToken, sha256 } from '../src/lib/crypto.ts';
 import { embeddedBrokerPort } from '../src/plugins/mqtt.ts';
+import { FirmwareLifts } from './support/firmware-lifts.ts';
 import { readyPackage as readyFirmwarePackage } from './support/firmware-packages.ts';
 import { until } from './support/ports.ts';
 import {
@@ -49,60 +48,15 @@ describe.each(DB_KINDS)('firmware offers and reports over MQTT on %s', (kind) =>
   let brokerUrl: string;
   let makerToken: string;
   let publicKey: string;
-  let liftNo = 0;
   let versionNo = 0;
   const live: FirmwareLive[] = [];
-  const fleets: FleetHandle[] = [];
 
   const readyPackage = (image: Buffer) =>
     readyFirmwarePackage(t, makerToken, `FW-4.${++versionNo}.0`, image);
 
-  /** A provisioned lift of the seeded manufacturer: its row and broker credentials. */
-  async function provisionedLift() {
-    const deviceNo = `FWM-${kind.toUpperCase()}-${++liftNo}`;
-    const secret = newToken();
-    const [row] = await t.database.sql.query<{ id: string }>(
-      `insert into lifts (device_no, kind, floors, firmware, manufacturer_org_id, iot_secret_hash, iot_issued_at)
-       values ($1, 'inclinedStraightRack', 2, 'FW-1.0.0', (select id from organizations where kind = 'manufacturer' order by created_at limit 1), $2, now())
-       returning id`,
-      [deviceNo, sha256(secret)],
-    );
-    return { liftId: row!.id, deviceNo, secret };
-  }
-
-  /** A provisioned lift running on the embedded broker with its own credentials. */
-  async function connectedLift(ota: OtaSpec = {}) {
-    const { liftId, deviceNo, secret } = await provisionedLift();
-    const row = { id: liftId };
-    const fleet = await startFleet({
-      mqttUrl: brokerUrl,
-      lifts: [
-        {
-          deviceNo,
-          secret,
-          kind: 'inclinedStraightRack',
-          floors: 2,
-          firmware: 'FW-1.0.0',
-          firmwareKeys: [publicKey],
-          ota: { waitScale: 0.001, ...ota },
-        },
-      ],
-      firmwareBaseUrl: base,
-      tickMs: 50,
-      statusIdleMs: 1_000,
-      reconnectMs: 100,
-      log: () => {},
-    });
-    fleets.push(fleet);
-    await until('the lift online', async () => {
-      const [l] = await t.database.sql.query<{ online: boolean }>(
-        `select online from lifts where id = $1`,
-        [row.id],
-      );
-      return l?.online === true;
-    });
-    return { liftId, deviceNo, secret, fleet };
-  }
+  let lifts: FirmwareLifts;
+  const provisionedLift = () => lifts.provision();
+  const connectedLift = (ota: OtaSpec = {}) => lifts.connect({ ota });
 
   const updateOf = async (liftId: string, offerSeq: number) =>
     (
@@ -132,10 +86,11 @@ describe.each(DB_KINDS)('firmware offers and reports over MQTT on %s', (kind) =>
     const key = await client(t.app, makerToken).get('/manufacture/firmware/signing-key');
     expect(key.statusCode, key.body).toBe(200);
     publicKey = body<{ publicKey: string }>(key).result.publicKey;
+    lifts = new FirmwareLifts(t, `FWM-${kind.toUpperCase()}`, base, publicKey);
     t.app.live.on((msg) => void (msg.type === 'firmware' && live.push(msg)));
   }, 120_000);
   afterAll(async () => {
-    for (const fleet of fleets) await fleet.stop();
+    await lifts?.stop();
     await t?.close();
   });
 

@@ -1,5 +1,6 @@
 export * from './constants.ts';
 export * from './random.ts';
+export * from './time-zone.ts';
 export * from './api/envelope.ts';
 export * from './api/auth.ts';
 export * from './api/admin.ts';
@@ -27,6 +28,7 @@ export * from './api/escalation.ts';
 export * from './api/availability.ts';
 export * from './api/reports.ts';
 export * from './api/firmware.ts';
+export * from './api/firmware-campaigns.ts';
 export * from './access/permissions.ts';
 export * from './access/routes.ts';
 export * from './device/index.ts';

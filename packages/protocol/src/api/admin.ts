@@ -3,6 +3,7 @@ import { LANGUAGES } from '../constants.ts';
 import { permissionInputSchema, permissionSchema } from '../access/permissions.ts';
 import { emailSchema, mobileSchema, newPasswordSchema, usernameSchema } from './auth.ts';
 import { pageOf } from './envelope.ts';
+import { timeZoneSchema } from '../time-zone.ts';
 
 const name = z.string().trim().min(1, 'validation.required').max(100, 'validation.tooLong');
 const id = z.uuid('validation.id');
@@ -49,8 +50,9 @@ export const roleCreateSchema = z.strictObject({
 });
 export const roleUpdateSchema = roleCreateSchema.partial().extend({ id });
 
-export const orgCreateSchema = z.strictObject({ name, kind: z.enum(ORG_KINDS) });
-export const orgUpdateSchema = z.strictObject({ id, name });
+/** `timeZone`: where the organization's lifts are, for their installation windows (default UTC). */
+export const orgCreateSchema = z.strictObject({ name, kind: z.enum(ORG_KINDS), timeZone: timeZoneSchema.optional() });
+export const orgUpdateSchema = z.strictObject({ id, name, timeZone: timeZoneSchema.optional() });
 export const orgAssignLiftsSchema = z.strictObject({ orgId: id.nullable(), liftIds: z.array(id).min(1).max(1000) });
 
 export const userViewSchema = z.strictObject({
@@ -84,6 +86,7 @@ export const orgViewSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
   kind: z.enum(ORG_KINDS),
+  timeZone: z.string(),
   userCount: z.number(),
   liftCount: z.number(),
 });

@@ -638,6 +638,41 @@ export const AUDIT_ACTIONS = {
     summary: { default: localized('{version} 不再提供或下载', '{version} is no longer offered or downloaded', '{version} больше не предлагается и не загружается') },
     examples: [{ orgId: 'o1', version: 'FW-1.5.0' }],
   }),
+  // Firmware campaigns (docs/firmware.md).
+  'firmware.campaignCreate': def({
+    name: localized('创建固件升级活动', 'Firmware campaign created', 'Создание кампании обновления'),
+    fields: ['orgId', 'name', 'version', 'lifts'],
+    summary: { default: localized('{name}：{version}，{lifts} 台设备，待批准', '{name}: {version} to {lifts} lifts, awaiting approval', '{name}: {version}, лифтов: {lifts}, ждёт одобрения') },
+    examples: [{ orgId: 'o1', name: 'Spring update', version: 'FW-1.5.0', lifts: 120 }],
+  }),
+  'firmware.campaignApprove': def({
+    name: localized('批准固件升级活动', 'Firmware campaign approved', 'Одобрение кампании обновления'),
+    fields: ['orgId', 'name', 'version', 'createdBy'],
+    summary: { default: localized('{name}（{version}，由 {createdBy} 创建）开始', '{name} ({version}, created by {createdBy}) starts', '{name} ({version}, создал {createdBy}) запущена') },
+    examples: [{ orgId: 'o1', name: 'Spring update', version: 'FW-1.5.0', createdBy: 'anna' }],
+  }),
+  'firmware.campaignPause': def({
+    name: localized('暂停固件升级活动', 'Firmware campaign paused', 'Пауза кампании обновления'),
+    fields: ['orgId', 'name', 'reason'],
+    summary: {
+      default: localized('{name}', '{name}', '{name}'),
+      failureThreshold: localized('{name}：失败过多，自动暂停', '{name}: paused by itself, too many failures', '{name}: остановлена сама, слишком много сбоев'),
+    },
+    variant: (d) => (d.reason === 'failureThreshold' ? 'failureThreshold' : 'default'),
+    examples: [{ orgId: 'o1', name: 'Spring update', reason: 'manual' }, { orgId: 'o1', name: 'Spring update', reason: 'failureThreshold' }],
+  }),
+  'firmware.campaignResume': def({
+    name: localized('继续固件升级活动', 'Firmware campaign resumed', 'Продолжение кампании обновления'),
+    fields: ['orgId', 'name'],
+    summary: { default: localized('{name}', '{name}', '{name}') },
+    examples: [{ orgId: 'o1', name: 'Spring update' }],
+  }),
+  'firmware.campaignCancel': def({
+    name: localized('取消固件升级活动', 'Firmware campaign cancelled', 'Отмена кампании обновления'),
+    fields: ['orgId', 'name', 'notOffered'],
+    summary: { default: localized('{name}：{notOffered} 台设备不再提供升级', '{name}: {notOffered} lifts are no longer offered it', '{name}: не будет предложено лифтам: {notOffered}') },
+    examples: [{ orgId: 'o1', name: 'Spring update', notOffered: 80 }],
+  }),
   'manufacture.assignDeviceNo': def({
     name: localized('分配设备号', 'Device number assigned', 'Присвоение номера устройства'),
     fields: IOT_FIELDS,

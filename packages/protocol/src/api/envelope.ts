@@ -109,6 +109,11 @@ export const API_CODES = {
   'firmware.range': { status: 416, msg: 'The range starts beyond the end of the image' },
   'firmware.keySecretMissing': { status: 503, msg: 'FIRMWARE_KEY_SECRET is not set: the server cannot keep signing keys' },
   'firmware.keySecretWrong': { status: 503, msg: 'The signing key cannot be read with this FIRMWARE_KEY_SECRET' },
+  // Firmware campaigns (docs/firmware.md).
+  'campaign.notFound': { status: 404, msg: 'Firmware campaign not found' },
+  'campaign.noLifts': { status: 409, msg: 'No lift matches the selection' },
+  'campaign.ownApproval': { status: 403, msg: 'A campaign must be approved by someone other than its author' },
+  'campaign.state': { status: 409, msg: 'The campaign cannot do this in its present state' },
   'config.reconfigure': { status: 409, msg: 'The lift is already configured; confirm to reconfigure' },
   'config.versionConflict': { status: 409, msg: 'The configuration changed meanwhile; read it again' },
   'config.invalid': { status: 400, msg: 'modification failed' },

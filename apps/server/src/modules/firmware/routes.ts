@@ -17,6 +17,8 @@ import { z } from 'zod';
 import { AppError, ok } from '../../lib/errors.ts';
 import { imageDownload } from './download.ts';
 import { FirmwareKeys } from './keys.ts';
+import { campaignRoutes } from './campaign-routes.ts';
+import { CAMPAIGN_JOB, runCampaigns } from './campaigns.ts';
 import { buildOffer, sendOffer, type Offer } from './offer.ts';
 import {
   createPackage,
@@ -190,10 +192,13 @@ export default fp(
       send: (o) => sendOffer(app, keys, o),
     } satisfies FirmwareService);
     await app.register(packageRoutes);
+    await app.register(campaignRoutes);
+    app.jobs.add({ name: CAMPAIGN_JOB, everyMs: app.config.firmwareCampaignPollMs, firstAfterMs: app.config.firmwareCampaignPollMs, run: (a, signal) => runCampaigns(a, signal) });
   },
   {
     name: 'liftlink-firmware',
     fastify: '5.x',
-    decorators: { fastify: ['config', 'database', 'audit', 'publishCommand'] },
+    dependencies: ['liftlink-jobs'],
+    decorators: { fastify: ['config', 'database', 'audit', 'publishCommand', 'jobs'] },
   },
 );

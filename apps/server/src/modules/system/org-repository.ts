@@ -1,14 +1,14 @@
-import type { OrgKind, OrgView } from '@liftlink/protocol';
+import { DEFAULT_TIME_ZONE, type OrgKind, type OrgView } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 
 /** Every organization with how many users and lifts it has, manufacturers first. */
 export async function listOrgs(sql: SqlExecutor): Promise<OrgView[]> {
-  const rows = await sql.query<{ id: string; name: string; kind: OrgKind; user_count: string; lift_count: string }>(
+  const rows = await sql.query<{ id: string; name: string; kind: OrgKind; time_zone: string; user_count: string; lift_count: string }>(
     `select o.*, (select count(*) from users u where u.org_id = o.id) as user_count,
             (select count(*) from lifts l where l.operator_org_id = o.id or l.manufacturer_org_id = o.id) as lift_count
        from organizations o order by o.kind, o.name`,
   );
-  return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind, userCount: Number(r.user_count), liftCount: Number(r.lift_count) }));
+  return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind, timeZone: r.time_zone, userCount: Number(r.user_count), liftCount: Number(r.lift_count) }));
 }
 
 /** The lifts an organization makes or operates. */
@@ -20,8 +20,8 @@ export function orgLifts(sql: SqlExecutor, orgId: string): Promise<{ id: string;
   );
 }
 
-export async function findOrg(sql: SqlExecutor, id: string): Promise<{ name: string; kind: OrgKind } | null> {
-  const [row] = await sql.query<{ name: string; kind: OrgKind }>('select name, kind from organizations where id = $1', [id]);
+export async function findOrg(sql: SqlExecutor, id: string): Promise<{ name: string; kind: OrgKind; timeZone: string } | null> {
+  const [row] = await sql.query<{ name: string; kind: OrgKind; timeZone: string }>('select name, kind, time_zone as "timeZone" from organizations where id = $1', [id]);
   return row ?? null;
 }
 
@@ -33,13 +33,14 @@ export async function orgNameTaken(sql: SqlExecutor, name: string, exceptId?: st
   return rows.length > 0;
 }
 
-export async function createOrg(sql: SqlExecutor, name: string, kind: OrgKind): Promise<string> {
-  const [row] = await sql.query<{ id: string }>('insert into organizations (name, kind) values ($1, $2) returning id', [name, kind]);
+export async function createOrg(sql: SqlExecutor, name: string, kind: OrgKind, timeZone = DEFAULT_TIME_ZONE): Promise<string> {
+  const [row] = await sql.query<{ id: string }>('insert into organizations (name, kind, time_zone) values ($1, $2, $3) returning id', [name, kind, timeZone]);
   return row!.id;
 }
 
-export async function renameOrg(sql: SqlExecutor, id: string, name: string): Promise<void> {
-  await sql.query('update organizations set name = $2 where id = $1', [id, name]);
+/** A new name, and a new time zone when given. */
+export async function updateOrg(sql: SqlExecutor, id: string, name: string, timeZone: string | undefined): Promise<void> {
+  await sql.query('update organizations set name = $2, time_zone = coalesce($3, time_zone) where id = $1', [id, name, timeZone ?? null]);
 }
 
 /** Whether a user belongs to the organization or a lift is made or operated by it. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orgAssignLiftsSchema, orgCreateSchema, orgUpdateSchema, userIdSchema, responsesOf, emptyResultSchema, listOf, orgViewSchema, orgLiftSchema, createdIdSchema, assignedCountSchema } from '@liftlink/protocol';
 import { AppError, ok } from '../../lib/errors.ts';
-import { assignLifts, countLifts, createOrg, deleteOrg, findOrg, listOrgs, orgInUse, orgLifts, orgNameTaken, renameOrg } from './org-repository.ts';
+import { assignLifts, countLifts, createOrg, deleteOrg, findOrg, listOrgs, orgInUse, orgLifts, orgNameTaken, updateOrg } from './org-repository.ts';
 
 /** Organizations (manufacturer or operator) and which lifts each operator holds. */
 const systemOrgs: FastifyPluginAsyncZod = async (app) => {
@@ -20,7 +20,7 @@ const systemOrgs: FastifyPluginAsyncZod = async (app) => {
 
   app.post(`${base}/create`, { config: { access: 'org.add' }, schema: { tags: ['organizations'], response: responsesOf(createdIdSchema), body: orgCreateSchema } }, async (request) => {
     if (await orgNameTaken(sql, request.body.name)) throw new AppError('org.exists');
-    const id = await createOrg(sql, request.body.name, request.body.kind);
+    const id = await createOrg(sql, request.body.name, request.body.kind, request.body.timeZone);
     await app.audit({ action: 'org.create', result: 'ok', ...actor(request), targetType: 'org', targetId: id, detail: { after: request.body } });
     return ok({ id });
   });
@@ -29,8 +29,8 @@ const systemOrgs: FastifyPluginAsyncZod = async (app) => {
     const org = await findOrg(sql, request.body.id);
     if (!org) throw new AppError('org.notFound');
     if (await orgNameTaken(sql, request.body.name, request.body.id)) throw new AppError('org.exists');
-    await renameOrg(sql, request.body.id, request.body.name);
-    await app.audit({ action: 'org.update', result: 'ok', ...actor(request), targetType: 'org', targetId: request.body.id, detail: { before: { name: org.name }, after: request.body } });
+    await updateOrg(sql, request.body.id, request.body.name, request.body.timeZone);
+    await app.audit({ action: 'org.update', result: 'ok', ...actor(request), targetType: 'org', targetId: request.body.id, detail: { before: { name: org.name, timeZone: org.timeZone }, after: request.body } });
     return ok(null, 'modification successful');
   });
 

@@ -16,6 +16,7 @@ const ORG: OrgView = {
   id: '77777777-7777-4777-8777-777777777777',
   name: 'Metro Lifts',
   kind: 'operator',
+  timeZone: 'UTC',
   userCount: 3,
   liftCount: 2,
 };

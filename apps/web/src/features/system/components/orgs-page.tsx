@@ -1,13 +1,14 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Card, Form, Input, Select, Space, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { ORG_KINDS, orgCreateSchema, type OrgView } from '@liftlink/protocol';
+import { DEFAULT_TIME_ZONE, ORG_KINDS, orgCreateSchema, type OrgView } from '@liftlink/protocol';
 import { FormModal } from '../../../components/form-modal.tsx';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { Access, useAccess } from '../../../lib/access.tsx';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { systemApi, useOrgs, useSystemMutation } from '../api/system-api.ts';
+import { timeZoneOptions } from '../model/time-zones.ts';
 import { DeleteButton } from './delete-button.tsx';
 import { OrgApprovalModal } from './org-approval-modal.tsx';
 import { OrgEscalationModal } from './org-escalation-modal.tsx';
@@ -16,6 +17,7 @@ import { OrgLiftsDrawer } from './org-lifts-drawer.tsx';
 interface Values {
   name: string;
   kind: OrgView['kind'];
+  timeZone: string;
 }
 
 function OrgModal({
@@ -31,15 +33,21 @@ function OrgModal({
   const [form] = Form.useForm<Values>();
   const save = useSystemMutation((values: Values) =>
     org
-      ? systemApi.orgAction('update', { id: org.id, name: values.name })
+      ? systemApi.orgAction('update', { id: org.id, name: values.name, timeZone: values.timeZone })
       : systemApi.orgAction('create', values),
   );
+  // Some 400 zones, each with its offset: built when the dialog opens, not on every keystroke.
+  const zones = useMemo(() => (open ? timeZoneOptions(org?.timeZone) : []), [open, org?.timeZone]);
   return (
     <FormModal
       open={open}
       title={org ? t('system.org.edit') : t('system.org.create')}
       form={form}
-      initialValues={org ? { name: org.name, kind: org.kind } : { kind: 'operator' }}
+      initialValues={
+        org
+          ? { name: org.name, kind: org.kind, timeZone: org.timeZone }
+          : { kind: 'operator', timeZone: DEFAULT_TIME_ZONE }
+      }
       save={(values) => save.mutateAsync(values)}
       onClose={onClose}
     >
@@ -61,6 +69,20 @@ function OrgModal({
             value: kind,
             label: t(`system.org.kind.${kind}`),
           }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name="timeZone"
+        label={t('system.org.timeZone')}
+        extra={t('system.org.timeZoneHint')}
+        rules={[zodRule(orgCreateSchema.shape.timeZone)]}
+      >
+        <Select
+          showSearch
+          optionFilterProp="label"
+          options={zones}
+          aria-label={t('system.org.timeZone')}
+          data-testid="org-time-zone"
         />
       </Form.Item>
     </FormModal>
@@ -107,6 +129,7 @@ export default function OrgsPage() {
                 </Tag>
               ),
             },
+            { key: 'timeZone', title: t('system.org.timeZone'), dataIndex: 'timeZone' },
             { key: 'users', title: t('system.org.users'), dataIndex: 'userCount' },
             { key: 'lifts', title: t('system.org.lifts'), dataIndex: 'liftCount' },
             {
