@@ -192,6 +192,8 @@ export async function startLiftServer(): Promise<{ server: LiftServer; stop: () 
     DEMO_LOCAL_CALLS_PER_HOUR: '0',
     // Escalation steps are minutes; the job looks every second so a step is seen when due.
     ESCALATION_POLL_MS: '1000',
+    // Firmware campaigns move on every second, so a stage starts as soon as the one before ended.
+    FIRMWARE_CAMPAIGN_POLL_MS: '1000',
     WEB_DIST: webDist,
   });
   const { url, child } = process_;

@@ -11,6 +11,7 @@ import type { SqlExecutor } from '../../db/client.ts';
 import type { BrokerAdmin } from './credentials.ts';
 import { backfillDemoHistory } from './demo-history.ts';
 import type { WearSpec } from '../../../../simulator/src/wear.ts';
+import type { OtaSpec } from '../../../../simulator/src/firmware-updater.ts';
 
 const SIMULATOR_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../simulator/src/main.ts');
 
@@ -69,13 +70,13 @@ export async function registerWithBroker(admin: BrokerAdmin | null, lifts: Pick<
 
 /** Starts the simulator as a child process speaking real MQTT to the broker; `args` are extra CLI options. */
 export function spawnSimulator(
-  lifts: (Pick<DemoLift, 'deviceNo' | 'secret' | 'kind' | 'floors'> & { faultAfterSeconds?: number; config?: LiftConfig; configVersion?: number; wear?: WearSpec })[],
+  lifts: (Pick<DemoLift, 'deviceNo' | 'secret' | 'kind' | 'floors'> & { faultAfterSeconds?: number; config?: LiftConfig; configVersion?: number; wear?: WearSpec; ota?: OtaSpec })[],
   mqttUrl: string,
   log: (msg: string) => void,
   args: string[] = [],
 ): { child: ChildProcess; ready: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', SIMULATOR_MAIN, '--fleet-stdin', '--mqtt', mqttUrl, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end(JSON.stringify(lifts.map(({ deviceNo, secret, kind, floors, faultAfterSeconds, config, configVersion, wear }) => ({ deviceNo, secret, kind, floors, faultAfterSeconds, config, configVersion, wear }))));
+  child.stdin.end(JSON.stringify(lifts.map(({ deviceNo, secret, kind, floors, faultAfterSeconds, config, configVersion, wear, ota }) => ({ deviceNo, secret, kind, floors, faultAfterSeconds, config, configVersion, wear, ota }))));
   createInterface({ input: child.stderr }).on('line', (line) => log(line));
   const ready = new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -112,6 +113,18 @@ const DEMO_WEAR: Record<number, WearSpec> = {
   3: { scenario: 'chatteringFlap', ageDaysPerHour: 120 },
 };
 
+/**
+ * Firmware updates of the demo fleet (docs/firmware.md): every demo lift trusts its maker's
+ * signing key and waits a twentieth of a real lift's times (a retry in 3 s, not a minute), so
+ * a campaign runs through in a minute or two; DEMO-0002's download is cut at 40 % and resumes,
+ * DEMO-0003's image arrives corrupted and fails its hash check.
+ */
+const DEMO_OTA_WAIT_SCALE = 0.05;
+const DEMO_OTA: Record<number, OtaSpec> = {
+  1: { cutDownloadAt: 0.4 },
+  2: { corruptImage: true },
+};
+
 /** Demo lifts that get a history on their first start (DEMO-0001..0020; about 0.85 s each on PGlite). */
 const DEMO_HISTORY_MAX_LIFTS = 20;
 
@@ -140,8 +153,14 @@ export default fp(async (app) => {
     // Each lift runs the configuration stored last (its history's, or one set before a restart), not the factory one.
     const stored = await app.database.sql.query<{ id: string; config: LiftConfig | null; config_version: number }>(`select id, config, config_version from lifts where id = any($1::uuid[])`, [lifts.map((l) => l.id)]);
     const configs = new Map(stored.filter((r) => r.config && r.config_version > 0).map((r) => [r.id, { config: r.config!, configVersion: r.config_version }]));
-    const fleet = lifts.map((l, i) => ({ ...l, ...configs.get(l.id), ...(DEMO_WEAR[i] ? { wear: DEMO_WEAR[i] } : {}), ...(i === lifts.length - 1 && demoFaultSeconds > 0 ? { faultAfterSeconds: demoFaultSeconds } : {}) }));
-    sim = spawnSimulator(fleet, url, (line) => app.log.debug({ simulator: line }), [...args, '--activity', String(app.config.demoLocalCallsPerHour)]);
+    const fleet = lifts.map((l, i) => ({
+      ...l,
+      ...configs.get(l.id),
+      ...(DEMO_WEAR[i] ? { wear: DEMO_WEAR[i] } : {}),
+      ...(i === lifts.length - 1 && demoFaultSeconds > 0 ? { faultAfterSeconds: demoFaultSeconds } : {}),
+      ota: { waitScale: DEMO_OTA_WAIT_SCALE, ...DEMO_OTA[i] },
+    }));
+    sim = spawnSimulator(fleet, url, (line) => app.log.debug({ simulator: line }), [...args, '--activity', String(app.config.demoLocalCallsPerHour), ...(await demoFirmwareArgs(app))]);
     sim.ready.then(
       () => app.log.info({ count }, 'demo fleet online'),
       (err: unknown) => app.log.error({ err: err instanceof Error ? err.message : err }, 'demo fleet failed to start'),
@@ -155,3 +174,20 @@ export default fp(async (app) => {
     if (sim.child.exitCode === null) sim.child.kill('SIGKILL');
   });
 });
+
+/**
+ * The demo lifts trust their maker's signing key, as the factory bench would have written it,
+ * and download from this server. Without a key secret (FIRMWARE_KEY_SECRET unset outside the
+ * embedded mode) they get none and refuse every offer, as a lift without a key does.
+ */
+async function demoFirmwareArgs(app: FastifyInstance): Promise<string[]> {
+  const [maker] = await app.database.sql.query<{ id: string }>(`select id from organizations where kind = 'manufacturer' order by created_at limit 1`);
+  if (!maker) return [];
+  try {
+    const key = await app.firmware.keys.forOrg(maker.id);
+    return ['--firmware-key', key.publicKey, '--firmware-base', app.config.publicUrl];
+  } catch (err) {
+    app.log.warn({ err: err instanceof Error ? err.message : err }, 'demo lifts trust no firmware key');
+    return [];
+  }
+}

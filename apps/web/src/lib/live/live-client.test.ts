@@ -233,7 +233,7 @@ describe('LiveClient', () => {
     const stopSecond = client.subscribeLift(LIFT, (m) => second.push(m));
     await Promise.resolve();
     expect(second.map((m) => m.type)).toEqual(['presence', 'status']);
-    expect(second[1]!.type === 'status' && second[1]!.status.floor).toBe(2);
+    expect(second[1]!.type === 'status' && second[1].status.floor).toBe(2);
 
     stopFirst();
     expect(last().sent.filter((m) => m.type === 'unsubscribe')).toHaveLength(0);

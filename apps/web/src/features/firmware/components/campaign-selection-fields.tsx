@@ -1,4 +1,4 @@
-import { Form, Select, Typography } from 'antd';
+import { Form, Select, Typography, type SelectProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { firmwareCampaignSelectionSchema, type DeviceKind } from '@liftlink/protocol';
 import { useAccess } from '../../../lib/access.tsx';
@@ -21,52 +21,48 @@ export function CampaignSelectionFields({ packageKinds }: { packageKinds: readon
   return (
     <>
       <Typography.Title level={5}>{t('firmware.campaign.selection')}</Typography.Title>
-      <Form.Item
+      <SelectionFilter
         name="kinds"
         label={t('firmware.kinds')}
-        extra={t('firmware.campaign.kindsHelp')}
-        rules={[zodRule(selection.kinds)]}
-      >
-        <Select
-          mode="multiple"
-          allowClear
-          aria-label={t('firmware.kinds')}
-          disabled={packageKinds.length === 0}
-          options={packageKinds.map((kind) => ({ value: kind, label: t(`device.kind.${kind}`) }))}
-          optionFilterProp="label"
-        />
-      </Form.Item>
-      <Form.Item
+        help={t('firmware.campaign.kindsHelp')}
+        mode="multiple"
+        disabled={packageKinds.length === 0}
+        options={packageKinds.map((kind) => ({ value: kind, label: t(`device.kind.${kind}`) }))}
+        optionFilterProp="label"
+      />
+      <SelectionFilter
         name="fromVersions"
         label={t('firmware.campaign.fromVersions')}
-        extra={t('firmware.campaign.fromVersionsHelp')}
-        rules={[zodRule(selection.fromVersions)]}
-      >
-        <Select
-          mode="tags"
-          allowClear
-          aria-label={t('firmware.campaign.fromVersions')}
-          tokenSeparators={[',', ' ']}
-          notFoundContent={null}
-        />
-      </Form.Item>
+        help={t('firmware.campaign.fromVersionsHelp')}
+        mode="tags"
+        tokenSeparators={[',', ' ']}
+        notFoundContent={null}
+      />
       {mayListOrgs && !orgs.isError ? (
-        <Form.Item
+        <SelectionFilter
           name="operatorOrgIds"
           label={t('firmware.campaign.operatorOrgs')}
-          extra={t('firmware.campaign.operatorOrgsHelp')}
-          rules={[zodRule(selection.operatorOrgIds)]}
-        >
-          <Select
-            mode="multiple"
-            allowClear
-            loading={orgs.isPending}
-            aria-label={t('firmware.campaign.operatorOrgs')}
-            options={(orgs.data ?? []).map((org) => ({ value: org.id, label: org.name }))}
-            optionFilterProp="label"
-          />
-        </Form.Item>
+          help={t('firmware.campaign.operatorOrgsHelp')}
+          mode="multiple"
+          loading={orgs.isPending}
+          options={(orgs.data ?? []).map((org) => ({ value: org.id, label: org.name }))}
+          optionFilterProp="label"
+        />
       ) : null}
     </>
+  );
+}
+
+/** One filter of the selection: a clearable Select under its label and help, checked by its rule. */
+function SelectionFilter({
+  name,
+  label,
+  help,
+  ...select
+}: { name: keyof typeof selection; label: string; help: string } & SelectProps) {
+  return (
+    <Form.Item name={name} label={label} extra={help} rules={[zodRule(selection[name])]}>
+      <Select allowClear aria-label={label} {...select} />
+    </Form.Item>
   );
 }

@@ -4,18 +4,28 @@ import userEvent from '@testing-library/user-event';
 import {
   DEFAULT_CAMPAIGN_PLAN,
   firmwareCampaignCreateSchema,
-  type CampaignStage,
   type FirmwareCampaign,
   type FirmwareCampaignLift,
-  type FirmwarePackage,
 } from '@liftlink/protocol';
-import { permissionsOf } from '../../../lib/access.tsx';
 import { ApiError, http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { withTexts } from '../../../lib/i18n/language.ts';
-import type { Session } from '../../../lib/session.ts';
-import { renderAt, useEnglish, userInfo } from '../../../test/render.tsx';
+import { renderAt } from '../../../test/render.tsx';
+import {
+  campaignLiftOf,
+  campaignOf,
+  packageOf,
+  PACKAGE_ID,
+  stageOf,
+} from '../model/firmware-fixtures.ts';
 import FirmwarePage from './firmware-page.tsx';
+import {
+  adminSession,
+  englishTexts,
+  ME,
+  readerSession,
+  resetHttp,
+  rows,
+} from './firmware-test-kit.ts';
 
 vi.mock('../../../lib/http.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof HttpModule>();
@@ -24,73 +34,7 @@ vi.mock('../../../lib/http.ts', async (importOriginal) => {
 
 const BASE = '/auth/access/firmware/campaigns';
 const PACKAGES = '/auth/access/firmware/packages';
-const ME = '11111111-1111-4111-8111-111111111111';
-const COLLEAGUE = '55555555-5555-4555-8555-555555555555';
-const PACKAGE: FirmwarePackage = {
-  id: '3c3c3c3c-0000-4000-8000-000000000001',
-  orgId: 'org-1',
-  orgName: 'Maker',
-  kinds: ['inclinedStraightRack', 'verticalHydraulic'],
-  version: '2.0.0',
-  minVersion: '1.0.0',
-  releaseNotes: { 'zh-CN': '', 'en-US': '', 'ru-RU': '' },
-  size: 100,
-  sha256: '0'.repeat(64),
-  state: 'ready',
-  createdByName: 'anna',
-  createdAt: '2026-11-20T10:00:00.000Z',
-  withdrawnByName: null,
-  withdrawnAt: null,
-};
-
-const stage = (n: number, extra: Partial<CampaignStage> = {}): CampaignStage => ({
-  stage: n,
-  size: 0,
-  waiting: 0,
-  inProgress: 0,
-  done: 0,
-  failed: 0,
-  cancelled: 0,
-  startedAt: null,
-  endedAt: null,
-  ...extra,
-});
-
-let seq = 0;
-const campaign = (extra: Partial<FirmwareCampaign> = {}): FirmwareCampaign => ({
-  id: `6f1c2a4e-0000-4000-8000-${String(++seq).padStart(12, '0')}`,
-  name: `Campaign ${seq}`,
-  orgId: 'org-1',
-  packageId: PACKAGE.id,
-  packageVersion: '2.0.0',
-  state: 'running',
-  pauseReason: null,
-  selection: {},
-  plan: DEFAULT_CAMPAIGN_PLAN,
-  createdBy: { id: COLLEAGUE, name: 'boris' },
-  createdAt: '2026-11-21T08:00:00.000Z',
-  approvedBy: null,
-  approvedAt: null,
-  endedAt: null,
-  failurePercent: 0,
-  stages: [stage(0, { size: 1, done: 1 }), stage(1, { size: 3, waiting: 3 })],
-  ...extra,
-});
-
-const lift = (extra: Partial<FirmwareCampaignLift> = {}): FirmwareCampaignLift => ({
-  liftId: `lift-${++seq}`,
-  deviceNo: `SL${seq}`,
-  alias: null,
-  operatorOrgName: 'Metro Lifts',
-  stage: 0,
-  state: 'waiting',
-  percent: null,
-  reason: null,
-  retryAt: null,
-  runningVersion: '1.0.0',
-  updatedAt: '2026-11-21T09:00:00.000Z',
-  ...extra,
-});
+const PACKAGE = packageOf({ id: PACKAGE_ID, version: '2.0.0' });
 
 function serve(campaigns: FirmwareCampaign[], lifts: FirmwareCampaignLift[] = []) {
   vi.mocked(http.get).mockImplementation(async (path: string, query?: unknown) => {
@@ -103,20 +47,6 @@ function serve(campaigns: FirmwareCampaign[], lifts: FirmwareCampaignLift[] = []
   });
 }
 
-/** The built-in administrator (firmware.add), signed in as ME. */
-function adminSession(): Session {
-  const info = userInfo('administrator', { id: ME });
-  return { info, permissions: permissionsOf(info), routes: info.routes };
-}
-function readerSession(): Session {
-  return {
-    info: userInfo('viewer', { id: ME }),
-    permissions: [{ permissionId: 'firmware', actions: ['query'], scope: 'all' }],
-    routes: [],
-  };
-}
-
-const rows = () => [...document.querySelectorAll<HTMLElement>('tr[data-row-key]')];
 const AT_CAMPAIGNS = '/manufacture/firmware?tab=campaigns';
 
 async function openCampaign(c: FirmwareCampaign) {
@@ -127,31 +57,25 @@ async function openCampaign(c: FirmwareCampaign) {
 }
 
 describe('firmware campaigns', { timeout: 30_000 }, () => {
-  beforeAll(async () => {
-    await useEnglish();
-    await withTexts(['firmware'], async () => undefined)();
-  });
-  beforeEach(() => {
-    vi.mocked(http.get).mockReset();
-    vi.mocked(http.post).mockReset();
-  });
+  beforeAll(englishTexts);
+  beforeEach(resetHttp);
 
   it('lists the campaigns with state, progress and failures', async () => {
     const list = [
-      campaign({ state: 'awaitingApproval', stages: [stage(0, { size: 1, waiting: 1 })] }),
-      campaign({
+      campaignOf({ state: 'awaitingApproval', stages: [stageOf(0, { size: 1, waiting: 1 })] }),
+      campaignOf({
         approvedBy: { id: ME, name: 'me' },
         approvedAt: '2026-11-21T09:00:00.000Z',
-        stages: [stage(0, { size: 2, done: 1, failed: 1 }), stage(1, { size: 8, done: 3 })],
+        stages: [stageOf(0, { size: 2, done: 1, failed: 1 }), stageOf(1, { size: 8, done: 3 })],
         failurePercent: 20,
       }),
-      campaign({ state: 'paused', pauseReason: 'failureThreshold', failurePercent: 50 }),
-      campaign({ state: 'paused', pauseReason: 'manual' }),
-      campaign({ state: 'done' }),
-      campaign({ state: 'cancelled' }),
+      campaignOf({ state: 'paused', pauseReason: 'failureThreshold', failurePercent: 50 }),
+      campaignOf({ state: 'paused', pauseReason: 'manual' }),
+      campaignOf({ state: 'done' }),
+      campaignOf({ state: 'cancelled' }),
     ];
     serve(list);
-    renderAt(<FirmwarePage />, { path: AT_CAMPAIGNS, session: readerSession() });
+    renderAt(<FirmwarePage />, { path: AT_CAMPAIGNS, session: readerSession(['query']) });
     await waitFor(() => expect(rows()).toHaveLength(6));
     const [awaiting, running, selfPaused, paused, done, cancelled] = rows();
     expect(within(awaiting!).getByText('Awaiting approval')).toBeInTheDocument();
@@ -177,7 +101,7 @@ describe('firmware campaigns', { timeout: 30_000 }, () => {
   });
 
   it('shows approve disabled to the author, with why', async () => {
-    const own = campaign({ state: 'awaitingApproval', createdBy: { id: ME, name: 'me' } });
+    const own = campaignOf({ state: 'awaitingApproval', createdBy: { id: ME, name: 'me' } });
     serve([own]);
     renderAt(<FirmwarePage />, { path: AT_CAMPAIGNS, session: adminSession() });
     const { drawer } = await openCampaign(own);
@@ -189,7 +113,7 @@ describe('firmware campaigns', { timeout: 30_000 }, () => {
   });
 
   it('approves another person’s campaign; a refusal is shown translated', async () => {
-    const theirs = campaign({ state: 'awaitingApproval' });
+    const theirs = campaignOf({ state: 'awaitingApproval' });
     serve([theirs]);
     vi.mocked(http.post)
       .mockRejectedValueOnce(new ApiError(409, 'campaign.state', 'state'))
@@ -212,25 +136,25 @@ describe('firmware campaigns', { timeout: 30_000 }, () => {
   });
 
   it('shows the stages and lifts with reasons in the user’s language; cancel asks first', async () => {
-    const running = campaign({
+    const running = campaignOf({
       stages: [
-        stage(0, { size: 1, done: 1, startedAt: '2026-11-21T10:00:00.000Z' }),
-        stage(1, { size: 3, inProgress: 2, failed: 1, startedAt: '2026-11-21T11:00:00.000Z' }),
+        stageOf(0, { size: 1, done: 1, startedAt: '2026-11-21T10:00:00.000Z' }),
+        stageOf(1, { size: 3, inProgress: 2, failed: 1, startedAt: '2026-11-21T11:00:00.000Z' }),
       ],
     });
     serve(
       [running],
       [
-        lift({ deviceNo: 'SL0001', state: 'done', runningVersion: '2.0.0' }),
-        lift({ deviceNo: 'SL0002', stage: 1, state: 'downloading', percent: 40 }),
-        lift({
+        campaignLiftOf({ deviceNo: 'SL0001', state: 'done', runningVersion: '2.0.0' }),
+        campaignLiftOf({ deviceNo: 'SL0002', stage: 1, state: 'downloading', percent: 40 }),
+        campaignLiftOf({
           deviceNo: 'SL0003',
           stage: 1,
           state: 'deferred',
           reason: 'inTrip',
           retryAt: '2026-11-21T12:30:00.000Z',
         }),
-        lift({ deviceNo: 'SL0004', stage: 1, state: 'failed', reason: 'hashMismatch' }),
+        campaignLiftOf({ deviceNo: 'SL0004', stage: 1, state: 'failed', reason: 'hashMismatch' }),
       ],
     );
     renderAt(<FirmwarePage />, { path: AT_CAMPAIGNS, session: adminSession() });
@@ -273,7 +197,7 @@ describe('firmware campaigns', { timeout: 30_000 }, () => {
 
   it('new campaign: a translated error for an empty name, then preview, then create', async () => {
     serve([]);
-    const created = campaign({ state: 'awaitingApproval', name: 'Spring update' });
+    const created = campaignOf({ state: 'awaitingApproval', name: 'Spring update' });
     vi.mocked(http.post).mockImplementation(async (path: string) => {
       if (path === `${BASE}/preview`)
         return { liftCount: 120, stageSizes: [1, 50, 50, 19], sample: ['SL0001', 'SL0002'] };
@@ -354,9 +278,9 @@ describe('firmware campaigns', { timeout: 30_000 }, () => {
   });
 
   it('asks an open running campaign and its lifts again every few seconds', async () => {
-    const running = campaign();
-    serve([running], [lift({ deviceNo: 'SL0009' })]);
-    renderAt(<FirmwarePage />, { path: AT_CAMPAIGNS, session: readerSession() });
+    const running = campaignOf();
+    serve([running], [campaignLiftOf({ deviceNo: 'SL0009' })]);
+    renderAt(<FirmwarePage />, { path: AT_CAMPAIGNS, session: readerSession(['query']) });
     const { drawer } = await openCampaign(running);
     expect(await within(drawer).findByText('SL0009')).toBeInTheDocument();
     const calls = (path: string) =>

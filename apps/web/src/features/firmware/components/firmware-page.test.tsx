@@ -4,16 +4,16 @@ import userEvent from '@testing-library/user-event';
 import {
   FIRMWARE_MAX_BYTES,
   firmwarePackageCreateSchema,
+  type Action,
   type FirmwarePackage,
   type FirmwareSigningKey,
 } from '@liftlink/protocol';
-import { permissionsOf } from '../../../lib/access.tsx';
 import { ApiError, http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { withTexts } from '../../../lib/i18n/language.ts';
-import type { Session } from '../../../lib/session.ts';
-import { renderAt, useEnglish, userInfo } from '../../../test/render.tsx';
+import { renderAt } from '../../../test/render.tsx';
+import { packageOf, SHA } from '../model/firmware-fixtures.ts';
 import FirmwarePage from './firmware-page.tsx';
+import { adminSession, englishTexts, readerSession, resetHttp, rows } from './firmware-test-kit.ts';
 
 vi.mock('../../../lib/http.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof HttpModule>();
@@ -22,32 +22,12 @@ vi.mock('../../../lib/http.ts', async (importOriginal) => {
 
 const LIST = '/auth/access/firmware/packages';
 const KEY = '/manufacture/firmware/signing-key';
-const SHA = '0123456789abcdef'.repeat(4);
 const SIGNING_KEY: FirmwareSigningKey = {
   orgId: 'org-1',
   keyId: 'k-2026-0001',
   publicKey: 'MCowBQYDK2VwAyEAq1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c=',
   source: 'generated',
 };
-
-let seq = 0;
-const pkg = (extra: Partial<FirmwarePackage> = {}): FirmwarePackage => ({
-  id: `3c3c3c3c-0000-4000-8000-${String(++seq).padStart(12, '0')}`,
-  orgId: 'org-1',
-  orgName: 'Maker',
-  kinds: ['inclinedStraightRack', 'verticalHydraulic'],
-  version: '1.2.0',
-  minVersion: '1.0.0',
-  releaseNotes: { 'zh-CN': '修复', 'en-US': 'Fixes the door sensor', 'ru-RU': '' },
-  size: 1_572_864,
-  sha256: SHA,
-  state: 'ready',
-  createdByName: 'anna',
-  createdAt: '2026-11-20T10:00:00.000Z',
-  withdrawnByName: null,
-  withdrawnAt: null,
-  ...extra,
-});
 
 function serve(list: (query: unknown) => FirmwarePackage[] | Promise<FirmwarePackage[]>) {
   vi.mocked(http.get).mockImplementation(async (path: string, query?: unknown) => {
@@ -57,21 +37,9 @@ function serve(list: (query: unknown) => FirmwarePackage[] | Promise<FirmwarePac
   });
 }
 
-function adminSession(): Session {
-  const info = userInfo('administrator');
-  return { info, permissions: permissionsOf(info), routes: info.routes };
-}
 /** May see and withdraw packages, but neither create them nor see the bench's key. */
-function readerSession(): Session {
-  return {
-    info: userInfo('viewer'),
-    permissions: [{ permissionId: 'firmware', actions: ['query', 'delete'], scope: 'all' }],
-    routes: [],
-  };
-}
+const WITHDRAW_ONLY: Action[] = ['query', 'delete'];
 
-// Plain selectors: role queries over a whole antd table are slow in jsdom.
-const rows = () => [...document.querySelectorAll<HTMLElement>('tr[data-row-key]')];
 const listCalls = () => vi.mocked(http.get).mock.calls.filter(([path]) => path === LIST);
 
 async function openNewDialog() {
@@ -96,25 +64,18 @@ const fileInput = (dialog: HTMLElement) =>
   dialog.querySelector<HTMLInputElement>('input[type="file"]')!;
 
 describe('firmware page', { timeout: 30_000 }, () => {
-  beforeAll(async () => {
-    await useEnglish();
-    await withTexts(['firmware'], async () => undefined)();
-  });
-  beforeEach(() => {
-    vi.mocked(http.get).mockReset();
-    vi.mocked(http.post).mockReset();
-    vi.mocked(http.upload).mockReset();
-  });
+  beforeAll(englishTexts);
+  beforeEach(resetHttp);
 
   it('lists the packages with kinds, size, hash and state, the notes and the signing key; filters by state', async () => {
-    const ready = pkg({});
-    const withdrawn = pkg({
+    const ready = packageOf({});
+    const withdrawn = packageOf({
       version: '1.1.0',
       state: 'withdrawn',
       withdrawnByName: 'boris',
       withdrawnAt: '2026-11-21T09:30:00.000Z',
     });
-    const uploading = pkg({ version: '1.3.0', state: 'uploading', size: null, sha256: null });
+    const uploading = packageOf({ version: '1.3.0', state: 'uploading', size: null, sha256: null });
     serve((query) =>
       (query as { state?: string }).state === 'withdrawn'
         ? [withdrawn]
@@ -158,7 +119,7 @@ describe('firmware page', { timeout: 30_000 }, () => {
   it('creates the package, uploads its image and lists it', async () => {
     let stored: FirmwarePackage[] = [];
     serve(() => stored);
-    const created = pkg({
+    const created = packageOf({
       version: '2.0.0',
       minVersion: '1.5.0',
       kinds: ['verticalHydraulic'],
@@ -205,7 +166,7 @@ describe('firmware page', { timeout: 30_000 }, () => {
 
   it('after a failed upload says why, and the next attempt uploads only', async () => {
     serve(() => []);
-    const created = pkg({ version: '2.0.0', state: 'uploading', size: null, sha256: null });
+    const created = packageOf({ version: '2.0.0', state: 'uploading', size: null, sha256: null });
     vi.mocked(http.post).mockResolvedValue(created);
     vi.mocked(http.upload)
       .mockRejectedValueOnce(new ApiError(413, 'firmware.tooLarge', 'too large'))
@@ -243,7 +204,7 @@ describe('firmware page', { timeout: 30_000 }, () => {
   });
 
   it('withdraws a package after confirmation', async () => {
-    const ready = pkg({ version: '1.4.0' });
+    const ready = packageOf({ version: '1.4.0' });
     let stored = [ready];
     serve(() => stored);
     vi.mocked(http.post).mockImplementation(async () => {
@@ -252,7 +213,7 @@ describe('firmware page', { timeout: 30_000 }, () => {
       ];
       return stored[0];
     });
-    renderAt(<FirmwarePage />, { session: readerSession() });
+    renderAt(<FirmwarePage />, { session: readerSession(WITHDRAW_ONLY) });
     await waitFor(() => expect(rows()).toHaveLength(1));
     const user = userEvent.setup();
     await user.click(within(rows()[0]!).getByLabelText('Withdraw 1.4.0'));
@@ -271,8 +232,8 @@ describe('firmware page', { timeout: 30_000 }, () => {
   });
 
   it('shows no New button and no signing key to a user who may not create or provision', async () => {
-    serve(() => [pkg({})]);
-    renderAt(<FirmwarePage />, { session: readerSession() });
+    serve(() => [packageOf({})]);
+    renderAt(<FirmwarePage />, { session: readerSession(WITHDRAW_ONLY) });
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(screen.queryByRole('button', { name: /New package/ })).toBeNull();
     expect(screen.queryByTestId('firmware-signing-key')).toBeNull();
@@ -283,9 +244,9 @@ describe('firmware page', { timeout: 30_000 }, () => {
     let fail = true;
     serve(() => {
       if (fail) throw new ApiError(409, 'firmware.notManufacturer', 'not a manufacturer');
-      return [pkg({})];
+      return [packageOf({})];
     });
-    renderAt(<FirmwarePage />, { session: readerSession() });
+    renderAt(<FirmwarePage />, { session: readerSession(WITHDRAW_ONLY) });
     expect(await screen.findByTestId('panel-error')).toHaveTextContent(
       'Firmware packages and signing keys belong to a manufacturer organization',
     );

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_CAMPAIGN_PLAN,
   firmwareCampaignCreateSchema,
-  type CampaignStage,
   type FirmwareCampaign,
 } from '@liftlink/protocol';
 import {
@@ -18,35 +17,20 @@ import {
   waveSizesText,
   type CampaignFormValues,
 } from './campaign-model.ts';
+import { campaignOf, PACKAGE_ID, stageOf } from './firmware-fixtures.ts';
 
 const AUTHOR = '11111111-1111-4111-8111-111111111111';
 const OTHER = '99999999-9999-4999-8999-999999999999';
-const PACKAGE = '3c3c3c3c-0000-4000-8000-000000000001';
 
-const stage = (extra: Partial<CampaignStage>): CampaignStage => ({
-  stage: 0,
-  size: 0,
-  waiting: 0,
-  inProgress: 0,
-  done: 0,
-  failed: 0,
-  cancelled: 0,
-  startedAt: null,
-  endedAt: null,
-  ...extra,
-});
-
-const campaign = (state: FirmwareCampaign['state']) => ({
-  state,
-  createdBy: { id: AUTHOR, name: 'anna' },
-});
+const campaign = (state: FirmwareCampaign['state']) =>
+  campaignOf({ state, createdBy: { id: AUTHOR, name: 'anna' } });
 
 describe('firmware campaign model', () => {
   it('sums the progress over the stages', () => {
     const p = campaignProgress([
-      stage({ stage: 0, size: 2, done: 1, failed: 1 }),
-      stage({ stage: 1, size: 5, done: 2, inProgress: 1, waiting: 1, cancelled: 1 }),
-      stage({ stage: 2, size: 3, waiting: 3 }),
+      stageOf(0, { size: 2, done: 1, failed: 1 }),
+      stageOf(1, { size: 5, done: 2, inProgress: 1, waiting: 1, cancelled: 1 }),
+      stageOf(2, { size: 3, waiting: 3 }),
     ]);
     expect(p).toEqual({
       total: 10,
@@ -131,14 +115,14 @@ describe('firmware campaign model', () => {
     const values = {
       ...defaultFormValues(),
       name: '  Spring update ',
-      packageId: PACKAGE,
+      packageId: PACKAGE_ID,
       kinds: [],
       fromVersions: [' 1.0.0 ', ''],
     } as CampaignFormValues;
     const request = campaignRequest(values);
     expect(request).toEqual({
       name: 'Spring update',
-      packageId: PACKAGE,
+      packageId: PACKAGE_ID,
       selection: { fromVersions: ['1.0.0'] },
       plan: DEFAULT_CAMPAIGN_PLAN,
     });

@@ -1,43 +1,25 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Action, OrgView, Permission } from '@liftlink/protocol';
 import { ApiError, http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { renderAt, useEnglish, userInfo } from '../../../test/render.tsx';
-import OrgsPage from './orgs-page.tsx';
+import { useEnglish } from '../../../test/render.tsx';
+import { ORG, ORGS_URL, renderOrgsPage } from './orgs-test-kit.tsx';
 
 vi.mock('../../../lib/http.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof HttpModule>();
   return { ...actual, http: { get: vi.fn(), post: vi.fn() } };
 });
 
-const ORG: OrgView = {
-  id: '77777777-7777-4777-8777-777777777777',
-  name: 'Metro Lifts',
-  kind: 'operator',
-  timeZone: 'UTC',
-  userCount: 3,
-  liftCount: 2,
-};
 const CLASSES_URL = '/auth/access/system/orgs/approval-classes';
 const UPDATE_URL = `${CLASSES_URL}/update`;
 
 /** The server: the organization list and its stored approval classes. */
 function serve(stored: string[]) {
   vi.mocked(http.get).mockImplementation(async (url: string) => {
-    if (url === '/auth/access/system/orgs') return { list: [ORG] };
+    if (url === ORGS_URL) return { list: [ORG] };
     if (url === CLASSES_URL) return { orgId: ORG.id, approvalClasses: [...stored] };
     throw new Error(`unexpected GET ${url}`);
-  });
-}
-
-function renderAs(orgActions: Action[]) {
-  const permissions: Permission[] = orgActions.length
-    ? [{ permissionId: 'org', actions: orgActions, scope: 'all' }]
-    : [{ permissionId: 'user', actions: ['query'], scope: 'all' }];
-  renderAt(<OrgsPage />, {
-    session: { info: userInfo('administrator'), permissions, routes: [] },
   });
 }
 
@@ -64,7 +46,7 @@ describe('organization approval classes', { timeout: 30_000 }, () => {
 
   it('shows the stored classes and saves the chosen ones', async () => {
     serve(['aging', 'deformation', 'selfLearning']);
-    renderAs(['query', 'edit']);
+    renderOrgsPage(['query', 'edit']);
     const { user, dialog } = await openApproval();
     expect(within(dialog).getByText('Two-person approval: Metro Lifts')).toBeInTheDocument();
     expect(screen.getByTestId('org-approval-hint')).toHaveTextContent(
@@ -93,7 +75,7 @@ describe('organization approval classes', { timeout: 30_000 }, () => {
 
   it('may save no class at all, and shows a refusal translated', async () => {
     serve(['aging']);
-    renderAs(['query', 'edit']);
+    renderOrgsPage(['query', 'edit']);
     const { user } = await openApproval();
     vi.mocked(http.post).mockRejectedValueOnce(new ApiError(404, 'org.notFound', 'not found'));
     await user.click(classBox('aging'));
@@ -105,10 +87,10 @@ describe('organization approval classes', { timeout: 30_000 }, () => {
 
   it('tells why the classes could not be loaded, and offers no save', async () => {
     vi.mocked(http.get).mockImplementation(async (url: string) => {
-      if (url === '/auth/access/system/orgs') return { list: [ORG] };
+      if (url === ORGS_URL) return { list: [ORG] };
       throw new ApiError(404, 'org.notFound', 'not found');
     });
-    renderAs(['query', 'edit']);
+    renderOrgsPage(['query', 'edit']);
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('org-approval-open'));
     expect(await screen.findByText('Organization not found')).toBeInTheDocument();
@@ -117,7 +99,7 @@ describe('organization approval classes', { timeout: 30_000 }, () => {
 
   it('is read-only for a user who may only look at organizations', async () => {
     serve(['aging', 'test']);
-    renderAs(['query']);
+    renderOrgsPage(['query']);
     const { user, dialog } = await openApproval();
     expect(checked()).toEqual(['aging', 'test']);
     for (const cls of ['movement', 'aging']) expect(classBox(cls)).toBeDisabled();
@@ -129,7 +111,7 @@ describe('organization approval classes', { timeout: 30_000 }, () => {
 
   it('is absent without the right to look at organizations', async () => {
     serve([]);
-    renderAs([]);
+    renderOrgsPage([]);
     expect(await screen.findByText('Metro Lifts')).toBeInTheDocument();
     expect(screen.queryByTestId('org-approval-open')).not.toBeInTheDocument();
     expect(vi.mocked(http.get).mock.calls.filter(([u]) => u === CLASSES_URL)).toHaveLength(0);

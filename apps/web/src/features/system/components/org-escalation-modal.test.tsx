@@ -1,25 +1,17 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Action, EscalationPolicy, OrgView, Permission } from '@liftlink/protocol';
+import type { EscalationPolicy } from '@liftlink/protocol';
 import { ApiError, http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { renderAt, useEnglish, userInfo } from '../../../test/render.tsx';
-import OrgsPage from './orgs-page.tsx';
+import { useEnglish } from '../../../test/render.tsx';
+import { ORG, ORGS_URL, renderOrgsPage } from './orgs-test-kit.tsx';
 
 vi.mock('../../../lib/http.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof HttpModule>();
   return { ...actual, http: { get: vi.fn(), post: vi.fn() } };
 });
 
-const ORG: OrgView = {
-  id: '77777777-7777-4777-8777-777777777777',
-  name: 'Metro Lifts',
-  kind: 'operator',
-  timeZone: 'UTC',
-  userCount: 3,
-  liftCount: 2,
-};
 const ANNA = '11111111-1111-4111-8111-111111111111';
 const BORIS = '22222222-2222-4222-8222-222222222222';
 const CHEN = '33333333-3333-4333-8333-333333333333';
@@ -45,17 +37,12 @@ function policy(over: Partial<EscalationPolicy> = {}): EscalationPolicy {
 
 function serve(stored: EscalationPolicy) {
   vi.mocked(http.get).mockImplementation(async (url: string) => {
-    if (url === '/auth/access/system/orgs') return { list: [ORG] };
+    if (url === ORGS_URL) return { list: [ORG] };
     if (url === URL) return stored;
     if (url === '/auth/access/system/orgs/approval-classes')
       return { orgId: ORG.id, approvalClasses: [] };
     throw new Error(`unexpected GET ${url}`);
   });
-}
-
-function renderAs(orgActions: Action[]) {
-  const permissions: Permission[] = [{ permissionId: 'org', actions: orgActions, scope: 'all' }];
-  renderAt(<OrgsPage />, { session: { info: userInfo('administrator'), permissions, routes: [] } });
 }
 
 const order = () => screen.getAllByTestId('org-escalation-person').map((li) => li.textContent);
@@ -77,7 +64,7 @@ describe('organization on-call list', { timeout: 30_000 }, () => {
 
   it('shows the stored list in order and saves a new order and times', async () => {
     serve(policy());
-    renderAs(['query', 'edit']);
+    renderOrgsPage(['query', 'edit']);
     const { user, dialog } = await openEscalation();
     expect(within(dialog).getByText('On call and escalation: Metro Lifts')).toBeInTheDocument();
     expect(screen.getByTestId('org-escalation-hint')).toHaveTextContent('after the list to the manager');
@@ -113,7 +100,7 @@ describe('organization on-call list', { timeout: 30_000 }, () => {
 
   it('refuses a time out of bounds before sending, and shows a refusal translated', async () => {
     serve(policy());
-    renderAs(['query', 'edit']);
+    renderOrgsPage(['query', 'edit']);
     const { user } = await openEscalation();
     await user.clear(screen.getByTestId('org-escalation-minutes'));
     await user.type(screen.getByTestId('org-escalation-minutes'), '2000');
@@ -137,7 +124,7 @@ describe('organization on-call list', { timeout: 30_000 }, () => {
 
   it('is read-only for a user who may only look at organizations', async () => {
     serve(policy());
-    renderAs(['query']);
+    renderOrgsPage(['query']);
     const { user, dialog } = await openEscalation();
     expect(screen.queryByTestId('org-escalation-save')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Move Boris up' })).not.toBeInTheDocument();
@@ -149,10 +136,10 @@ describe('organization on-call list', { timeout: 30_000 }, () => {
 
   it('tells why the list could not be loaded, and offers no save', async () => {
     vi.mocked(http.get).mockImplementation(async (url: string) => {
-      if (url === '/auth/access/system/orgs') return { list: [ORG] };
+      if (url === ORGS_URL) return { list: [ORG] };
       throw new ApiError(404, 'org.notFound', 'not found');
     });
-    renderAs(['query', 'edit']);
+    renderOrgsPage(['query', 'edit']);
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('org-escalation-open'));
     expect(await screen.findByText('Organization not found')).toBeInTheDocument();

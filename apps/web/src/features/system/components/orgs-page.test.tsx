@@ -1,44 +1,30 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { OrgView, Permission } from '@liftlink/protocol';
+import type { OrgView } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { renderAt, useEnglish, userInfo } from '../../../test/render.tsx';
-import OrgsPage from './orgs-page.tsx';
+import { useEnglish } from '../../../test/render.tsx';
+import { ORG, renderOrgsPage } from './orgs-test-kit.tsx';
 
 vi.mock('../../../lib/http.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof HttpModule>();
   return { ...actual, http: { get: vi.fn(), post: vi.fn() } };
 });
 
-const ORG: OrgView = {
-  id: '77777777-7777-4777-8777-777777777777',
-  name: 'Metro Lifts',
-  kind: 'operator',
-  timeZone: 'Europe/Moscow',
-  userCount: 3,
-  liftCount: 2,
-};
-
-function renderAsEditor() {
-  const permissions: Permission[] = [
-    { permissionId: 'org', actions: ['query', 'add', 'edit'], scope: 'all' },
-  ];
-  renderAt(<OrgsPage />, { session: { info: userInfo('administrator'), permissions, routes: [] } });
-}
+const MOSCOW_ORG: OrgView = { ...ORG, timeZone: 'Europe/Moscow' };
 
 describe('organization time zones', { timeout: 30_000 }, () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();
     vi.mocked(http.post).mockReset();
-    vi.mocked(http.get).mockResolvedValue({ list: [ORG] });
+    vi.mocked(http.get).mockResolvedValue({ list: [MOSCOW_ORG] });
     vi.mocked(http.post).mockResolvedValue({});
   });
 
   it('shows each organization’s time zone and changes it in the edit dialog', async () => {
-    renderAsEditor();
+    renderOrgsPage(['query', 'add', 'edit']);
     expect(await screen.findByText('Europe/Moscow')).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Time zone' })).toBeInTheDocument();
     const user = userEvent.setup();
@@ -60,7 +46,7 @@ describe('organization time zones', { timeout: 30_000 }, () => {
   });
 
   it('creates an organization in UTC unless another zone is chosen', async () => {
-    renderAsEditor();
+    renderOrgsPage(['query', 'add', 'edit']);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: /New organization/ }));
     const dialog = await screen.findByRole('dialog');

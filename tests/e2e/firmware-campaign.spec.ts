@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, Page } from '@playwright/test';
+import type { FirmwareCampaign, FirmwareCampaignLift } from '@liftlink/protocol';
+import { until } from '../../apps/server/test/support/ports.ts';
+import { nextAddress, signIn, test as base } from './fixtures.ts';
+import { createMakerUser, expect, LiftApi, liftServerFixture, type LiftServer } from './lift-fixture.ts';
+
+/**
+ * A firmware campaign (docs/firmware.md, "Campaigns") on a lift server of its own with the
+ * four demo lifts, which trust their maker's key: one engineer creates it in the page and
+ * cannot approve it, a second approves it in another browser; the canary goes first, then
+ * the wave; DEMO-0002's download is cut and resumes, DEMO-0003's image arrives corrupted and
+ * fails; the others run the new version, which the fleet list shows.
+ */
+const test = base.extend<object, { ownLiftServer: LiftServer }>({
+  ownLiftServer: liftServerFixture,
+  baseURL: async ({ ownLiftServer }, use) => use(ownLiftServer.url),
+});
+
+async function secondBrowser(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': nextAddress() } });
+  await context.addInitScript(() => localStorage.setItem('liftlink.language', 'en-US'));
+  return context.newPage();
+}
+
+async function openCampaigns(page: Page, username: string, password: string): Promise<void> {
+  await signIn(page, username, password);
+  await page.waitForURL(/\/(dashboard|lift)\//);
+  await page.goto('/manufacture/firmware?tab=campaigns');
+}
+
+test('two people start a campaign; the canary goes first, a cut download resumes, a corrupted image fails, the others run the new version', async ({ page, browser, ownLiftServer }) => {
+  test.setTimeout(300_000);
+  const { admin, url } = ownLiftServer;
+  const anna = await createMakerUser(admin, 'manufacturerEngineer', 'Anna Engineer');
+  const boris = await createMakerUser(admin, 'manufacturerEngineer', 'Boris Engineer');
+  const annaApi = await LiftApi.on(url, anna.username, anna.password);
+  const version = 'SIM-1.1.0';
+  const pkg = await annaApi.call<{ id: string }>('POST', '/auth/access/firmware/packages/create', {
+    kinds: ['inclinedStraightRack', 'inclined2dRack', 'inclined2dSprocket', 'inclined3dSprocket'],
+    version,
+    minVersion: 'SIM-1.0.0',
+    releaseNotes: { 'en-US': 'Gentler stop at the landings' },
+  });
+  expect(pkg.status).toBe(200);
+  expect((await annaApi.upload(`/auth/access/firmware/packages/upload?id=${pkg.result.id}`, randomBytes(800_000))).status).toBe(200);
+
+  // Anna creates the campaign in the page: a canary, then one wave of three, any time.
+  await openCampaigns(page, anna.username, anna.password);
+  await expect(page.getByTestId('campaign-empty')).toBeVisible();
+  await page.getByRole('button', { name: 'New campaign' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('Gentler stop');
+  await dialog.getByLabel('Package').click();
+  await page.locator(`.ant-select-dropdown:visible [title^="${version}"]`).click();
+  await dialog.getByLabel('Canary lifts').fill('1');
+  await dialog.getByLabel('Wave size').fill('3');
+  await dialog.getByLabel('Pause between stages (min)').fill('0');
+  await dialog.getByLabel('Failure threshold (%)').fill('50');
+  await dialog.getByTestId('campaign-any-time').click();
+  await dialog.getByTestId('campaign-preview-button').click();
+  await expect(dialog.getByTestId('campaign-preview')).toContainText('DEMO-0001');
+  await dialog.getByTestId('campaign-create').click();
+  await expect(dialog).toBeHidden();
+
+  const campaigns = async () => (await annaApi.call<{ list: FirmwareCampaign[] }>('GET', '/auth/access/firmware/campaigns')).result.list;
+  const [created] = await campaigns();
+  expect(created).toMatchObject({ name: 'Gentler stop', state: 'awaitingApproval', packageVersion: version });
+  expect(created!.stages.map((s) => s.size)).toEqual([1, 3]);
+  // Its author cannot approve it, and is told why.
+  await page.getByTestId(`campaign-open-${created!.id}`).click();
+  const drawer = page.getByTestId('campaign-drawer');
+  await expect(drawer.getByTestId('campaign-approve')).toBeDisabled();
+  await expect(drawer.getByTestId('campaign-approve-own')).toBeVisible();
+
+  // Boris approves it in his browser.
+  const borisPage = await secondBrowser(browser, url);
+  await openCampaigns(borisPage, boris.username, boris.password);
+  await borisPage.getByTestId(`campaign-open-${created!.id}`).click();
+  await borisPage.getByTestId('campaign-drawer').getByTestId('campaign-approve').click();
+  await expect(borisPage.getByTestId('campaign-drawer').getByTestId('campaign-state-running')).toBeVisible();
+
+  // The canary alone first: the wave waits until it has ended.
+  const liftsOf = async () => (await annaApi.call<{ list: FirmwareCampaignLift[] }>('GET', `/auth/access/firmware/campaigns/lifts?id=${created!.id}`)).result.list;
+  const canaryDone = await until('the canary done', async () => {
+    const lifts = await liftsOf();
+    if (lifts.slice(1).some((l) => l.state !== 'waiting') && lifts[0]!.state !== 'done') throw new Error(`the wave started before the canary ended: ${JSON.stringify(lifts)}`);
+    return lifts[0]!.state === 'done' ? lifts : null;
+  }, 120_000, 250);
+  expect(canaryDone[0]).toMatchObject({ deviceNo: 'DEMO-0001', stage: 0, runningVersion: version });
+
+  const ended = await until('the campaign done', async () => {
+    const [c] = (await campaigns()).filter((x) => x.id === created!.id);
+    return c!.state === 'done' ? c : null;
+  }, 180_000, 500);
+  expect(ended.stages.map((s) => [s.done, s.failed])).toEqual([[1, 0], [2, 1]]);
+  const lifts = await liftsOf();
+  expect(lifts.map((l) => [l.deviceNo, l.state])).toEqual([
+    ['DEMO-0001', 'done'],
+    ['DEMO-0002', 'done'],
+    ['DEMO-0003', 'failed'],
+    ['DEMO-0004', 'done'],
+  ]);
+
+  // Anna's open campaign shows it done, with the failed lift's reason in words.
+  await expect(drawer.getByTestId('campaign-state-done')).toBeVisible({ timeout: 15_000 });
+  const failed = lifts.find((l) => l.deviceNo === 'DEMO-0003')!;
+  await expect(drawer.getByTestId(`campaign-reason-${failed.liftId}`)).toContainText('The image is corrupted (SHA-256 mismatch)');
+
+  // The fleet list shows what each lift runs now.
+  const fleet = await admin.lifts();
+  expect(Object.fromEntries(fleet.map((l) => [l.deviceNo, l.firmware]))).toMatchObject({
+    'DEMO-0001': version,
+    'DEMO-0002': version,
+    'DEMO-0003': 'SIM-1.0.0',
+    'DEMO-0004': version,
+  });
+  // (a wide screen: narrower ones leave the firmware column to the lift's page)
+  await page.setViewportSize({ width: 1680, height: 900 });
+  await page.goto('/lift/list');
+  await expect(page.locator('tr', { hasText: 'DEMO-0004' })).toContainText(version);
+  await borisPage.context().close();
+});
