@@ -32,6 +32,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { percentile } from './stats.ts';
 import { openPglite, openPostgres, type Database } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { seed } from '../apps/server/src/db/seed.ts';
@@ -87,11 +88,6 @@ interface Result {
 
 const T0 = Date.now();
 const log = (line: string) => process.stderr.write(`bench: [${((Date.now() - T0) / 1000).toFixed(1)} s] ${line}\n`);
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
-}
 
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

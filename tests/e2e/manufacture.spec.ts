@@ -138,6 +138,12 @@ test('factory bench: provision a controller over the serial bridge until the lif
       expect(flash.credentials.secret).toBe(secret);
       await page.screenshot({ path: 'screenshots/manufacture/en-US-secret.png' });
       await page.getByRole('button', { name: 'Done' }).click();
+      // The maker's firmware signing key went with them: the controller trusts it, and says so.
+      const key = await api.call<{ keyId: string; publicKey: string }>('GET', '/manufacture/firmware/signing-key');
+      await expect
+        .poll(() => (JSON.parse(readFileSync(controllerA.stateFile, 'utf8')) as { firmwareKeys?: unknown[] }).firmwareKeys, { timeout: 15_000 })
+        .toEqual([{ keyId: key.result.keyId, publicKey: key.result.publicKey }]);
+      await expect(page.getByTestId('handshake-firmware-key')).toHaveText(key.result.keyId);
     });
 
     await test.step('the lift comes online in the fleet list with its new credentials', async () => {

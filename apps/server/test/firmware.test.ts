@@ -387,6 +387,8 @@ describe.each(DB_KINDS)('firmware packages on %s', (kind) => {
       keyRes,
     ).result;
     expect([key.orgId, key.source]).toEqual([makerOrg, 'generated']);
+    // The administrator's bench writes the key of the maker it registers lifts for (the first).
+    expect(body<{ keyId: string }>(await admin.get(KEY)).result.keyId).toBe(key.keyId);
 
     const first = await t.app.firmware.offer({ packageId: pkg.id, liftId: lifts.one });
     const verified = verifyEnvelope(

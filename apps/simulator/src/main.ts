@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     log(USAGE);
     return;
   }
-  if (cli.source.type === 'serial') return runSerialController(cli.source, log);
+  if (cli.source.type === 'serial') return runSerialController(cli.source, log, cli.fleet.firmwareBaseUrl);
   let fleet: FleetHandle | null = null;
   pressPlatformButtonsOnSignal(() => fleet?.lifts.map((l) => l.machine) ?? [], log);
   const lifts = await loadLifts(cli.source);

@@ -12,6 +12,8 @@ import {
   deviceKindSchema,
   deviceNoSchema,
   deviceSecretSchema,
+  firmwareTrustedKeySchema,
+  FIRMWARE_KEYS_MAX,
   firmwareSchema,
   floorCountSchema,
   mqttUrlSchema,
@@ -39,6 +41,8 @@ export const controllerStateSchema = z.strictObject({
   conversions: conversionTableSchema,
   /** The controller's RS-485 port to the slaves it polls. */
   fieldPort: portSettingsSchema,
+  /** The firmware signing keys it trusts, written at the bench (none in a file of an older controller). */
+  firmwareKeys: z.array(firmwareTrustedKeySchema).max(FIRMWARE_KEYS_MAX).default([]),
 });
 export type ControllerState = z.infer<typeof controllerStateSchema>;
 
@@ -64,6 +68,7 @@ export function freshState(identity: ControllerIdentity): ControllerState {
     channels: Array.from({ length: POLLING_CHANNELS }, () => ({ ...DEFAULT_POLLING_CHANNEL })),
     conversions: [],
     fieldPort: { ...DEFAULT_FIELD_PORT_SETTINGS },
+    firmwareKeys: [],
   };
 }
 

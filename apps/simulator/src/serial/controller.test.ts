@@ -8,6 +8,7 @@ import {
   type ByteTransport,
   type Frame,
 } from '@liftlink/protocol';
+import { generateFirmwareKeyPair } from '@liftlink/protocol/firmware-signature';
 import { ControllerCore } from './controller.ts';
 import { freshState, type ControllerState } from './controller-state.ts';
 
@@ -57,7 +58,25 @@ describe('simulated controller on the serial link', () => {
       configSaved: true,
       credentials: false,
       mqtt: 'none',
+      firmwareKeyIds: [],
     });
+  });
+
+  it('trusts the firmware keys the bench writes, over a restart, and refuses a key whose id is not its own', async () => {
+    const { link, flash, linkChanges } = bench();
+    const maker = generateFirmwareKeyPair();
+    const next = generateFirmwareKeyPair();
+    const key = (pair: typeof maker) => ({ keyId: pair.keyId, publicKey: pair.publicKey });
+    expect(await link.writeFirmwareKeys({ keys: [key(maker), key(next)] })).toEqual({ keyIds: [key(maker).keyId, key(next).keyId] });
+    expect(flash.state.firmwareKeys).toEqual([key(maker), key(next)]);
+    expect((await link.handshake()).firmwareKeyIds).toEqual([key(maker).keyId, key(next).keyId]);
+    expect(linkChanges()).toBe(1);
+    // a key garbled on the way (its id is another key's): refused, the trusted keys stay
+    await expect(link.writeFirmwareKeys({ keys: [{ ...key(maker), keyId: key(next).keyId }] })).rejects.toMatchObject({ code: 'mismatch' });
+    expect(flash.state.firmwareKeys).toEqual([key(maker), key(next)]);
+    // a restarted controller still trusts them
+    const again = bench(flash.state);
+    expect((await again.link.handshake()).firmwareKeyIds).toEqual([key(maker).keyId, key(next).keyId]);
   });
 
   it('stores a device number, then credentials for that number only', async () => {

@@ -16,13 +16,14 @@ import {
   type SerialRequest,
   type SerialResponse,
 } from '@liftlink/protocol';
+import { firmwareKeyId } from '@liftlink/protocol/firmware-signature';
 import { LiftMachine } from '../lift-machine.ts';
 import type { ControllerState } from './controller-state.ts';
 
 export interface ControllerHooks {
   /** Stores the state in flash (atomically); a rejection means nothing was stored. */
   save(state: ControllerState): Promise<void>;
-  /** After the device number or the credentials changed (and were stored). */
+  /** After the device number, the credentials or the trusted firmware keys changed (and were stored). */
   onLinkSettingsChanged?(): void;
   /** After the running configuration changed over the link (the cloud should hear of it). */
   onConfigWritten?(): void;
@@ -150,6 +151,7 @@ export class ControllerCore {
       configSaved: this.configSaved,
       credentials: this.state.credentials !== null,
       mqtt: this.state.credentials ? (this.hooks.mqttState?.() ?? 'connecting') : 'none',
+      firmwareKeyIds: this.state.firmwareKeys.map((k) => k.keyId),
     };
   }
 
@@ -176,6 +178,21 @@ export class ControllerCore {
       if (!(await this.store({ ...this.state, credentials: { mqttUrl, secret } }))) return refuse('storage');
       this.hooks.onLinkSettingsChanged?.();
       return { ok: true, body: { deviceNo, mqttUrl } };
+    },
+
+    writeFirmwareKeys: async ({ keys }) => {
+      // A key garbled on the way is never trusted: each id must be its key's.
+      const garbled = keys.some((k) => {
+        try {
+          return firmwareKeyId(k.publicKey) !== k.keyId;
+        } catch {
+          return true;
+        }
+      });
+      if (garbled) return refuse('mismatch');
+      if (!(await this.store({ ...this.state, firmwareKeys: keys }))) return refuse('storage');
+      this.hooks.onLinkSettingsChanged?.();
+      return { ok: true, body: { keyIds: keys.map((k) => k.keyId) } };
     },
 
     readConfig: () => ({ ok: true, body: { version: this.machine.configVersion, config: { ...this.machine.config }, saved: this.configSaved } }),

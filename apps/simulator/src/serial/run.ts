@@ -11,6 +11,8 @@ import { startSerialController, type SerialControllerHandle } from './serial-con
 export async function runSerialController(
   source: SerialSource,
   log: (line: string) => void,
+  /** `--firmware-base`: where the cloud's image paths are resolved (offers from an http PUBLIC_URL carry a path). */
+  firmwareBaseUrl?: string,
 ): Promise<void> {
   let handle: SerialControllerHandle | null = null;
   stopOnSignals(
@@ -30,6 +32,7 @@ export async function runSerialController(
       ...(source.controllerSerial ? { controllerSerial: source.controllerSerial } : {}),
     },
     ...(source.mqttUrlOverride ? { mqttUrlOverride: source.mqttUrlOverride } : {}),
+    ...(firmwareBaseUrl ? { firmwareBaseUrl } : {}),
     log,
   });
   const { identity, deviceNo } = handle.core.state;

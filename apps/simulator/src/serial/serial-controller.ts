@@ -13,6 +13,8 @@ export interface SerialControllerOptions {
   identity: ControllerIdentity;
   /** Replaces the broker address written with the credentials (when the simulator sees the broker elsewhere). */
   mqttUrlOverride?: string;
+  /** The cloud's address a firmware manifest's path is resolved against (`--firmware-base`). */
+  firmwareBaseUrl?: string;
   statusIdleMs?: number;
   tickMs?: number;
   /** How often to try again to open a port that is missing (cable out), ms. */
@@ -61,6 +63,8 @@ export async function startSerialController(options: SerialControllerOptions): P
       mqttUrl,
       spec: { deviceNo, secret: credentials.secret, kind: identity.kind, floors: identity.floors, firmware: identity.firmware },
       machine: core.machine,
+      // the keys written at the bench: offers signed by another are refused
+      ota: { trustedKeys: core.state.firmwareKeys.map((k) => k.publicKey), ...(options.firmwareBaseUrl ? { downloadBase: options.firmwareBaseUrl } : {}) },
       bootMs,
       statusIdleMs: options.statusIdleMs ?? 10_000,
       statusMovingMs: 1_000,

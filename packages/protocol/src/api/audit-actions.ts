@@ -733,6 +733,15 @@ export const AUDIT_ACTIONS = {
     lift: true,
     examples: [{ deviceNo: 'LL-0001', mqttUrl: 'mqtts://cloud.example:8883' }],
   }),
+  'manufacture.serial.writeFirmwareKeys': def({
+    name: localized('串口写入固件签名密钥', 'Firmware signing key written over serial', 'Запись ключа подписи прошивки'),
+    fields: serialFields('keyIds'),
+    summary: { default: localized('设备 {deviceNo} 信任密钥 {keys}', '{deviceNo} trusts key {keys}', '{deviceNo} доверяет ключу {keys}'), failed: SERIAL_FAILED },
+    values: (d) => ({ keys: Array.isArray(d.keyIds) ? d.keyIds.join(', ') : '' }),
+    variant: (d) => (d.code ? 'failed' : 'default'),
+    lift: true,
+    examples: [{ deviceNo: 'LL-0001', keyIds: ['3f2a9c0d1e4b5a67'] }, { deviceNo: 'LL-0001', code: 'mismatch' }],
+  }),
   'manufacture.serial.writeConfig': def({
     name: localized('串口写入配置', 'Configuration written over serial', 'Запись конфигурации по кабелю'),
     fields: serialFields('version'),

@@ -154,6 +154,7 @@ export class SerialLink {
   writeConversions = (body: SerialRequest<'writeConversions'>) => this.request('writeConversions', body);
   readPort = () => this.request('readPort', {});
   writePort = (body: SerialRequest<'writePort'>) => this.request('writePort', body);
+  writeFirmwareKeys = (body: SerialRequest<'writeFirmwareKeys'>) => this.request('writeFirmwareKeys', body);
 }
 
 const TIMED_OUT = Symbol('timeout');

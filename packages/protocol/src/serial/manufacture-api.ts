@@ -42,7 +42,7 @@ export const manufactureConfigSchema = z.strictObject({
   confirmReconfigure: z.boolean().optional(),
 });
 
-export const SERIAL_LOG_STEPS = ['handshake', 'writeDeviceNo', 'writeCredentials', 'writeConfig', 'saveConfig', 'writeChannel', 'writeConversions', 'writePort'] as const;
+export const SERIAL_LOG_STEPS = ['handshake', 'writeDeviceNo', 'writeCredentials', 'writeConfig', 'saveConfig', 'writeChannel', 'writeConversions', 'writePort', 'writeFirmwareKeys'] as const;
 /** `POST /manufacture/lift/serial/log`: the page reports a step it did over the serial link, for the audit log. */
 export const serialLogSchema = z.strictObject({
   step: z.enum(SERIAL_LOG_STEPS),

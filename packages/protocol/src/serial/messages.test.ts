@@ -35,6 +35,19 @@ const handshake: Handshake = {
 };
 
 describe('serial messages', () => {
+  it('carries the firmware signing keys the bench writes, and refuses one that is not a 32-byte key', () => {
+    const key = { keyId: '3f2a9c0d1e4b5a67', publicKey: Buffer.alloc(32, 7).toString('base64') };
+    const req = decodeRequest(one(encodeRequest('writeFirmwareKeys', 9, { keys: [key] })));
+    expect(req).toEqual({ ok: true, command: 'writeFirmwareKeys', seq: 9, body: { keys: [key] } });
+    expect(encodeRequest('writeFirmwareKeys', 9, { keys: [{ ...key, publicKey: Buffer.alloc(33).toString('base64') }] })).toBeNull();
+    expect(encodeRequest('writeFirmwareKeys', 9, { keys: [{ ...key, keyId: 'XYZ' }] })).toBeNull();
+    expect(encodeRequest('writeFirmwareKeys', 9, { keys: [] })).toBeNull();
+    const answer = decodeReply(one(encodeResponse('handshake', 3, { ...handshake, firmwareKeyIds: [key.keyId] })));
+    expect(answer).toMatchObject({ ok: true, kind: 'response', body: { firmwareKeyIds: [key.keyId] } });
+    // A controller that predates the keys answers without them.
+    expect(decodeReply(one(encodeResponse('handshake', 4, handshake)))).toMatchObject({ ok: true, kind: 'response' });
+  });
+
   it('round-trips requests and answers with their command codes', () => {
     const req = decodeRequest(one(encodeRequest('writeCredentials', 5, { mqttUrl: 'mqtt://127.0.0.1:1883', deviceNo: 'LL-0001', secret: 'x'.repeat(43) })));
     expect(req).toMatchObject({ ok: true, command: 'writeCredentials', seq: 5, body: { deviceNo: 'LL-0001' } });

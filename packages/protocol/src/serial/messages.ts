@@ -4,6 +4,7 @@ import { POLLING_CHANNELS } from '../constants.ts';
 import { deviceKindSchema, deviceNoSchema, floorCountSchema } from '../device/kinds.ts';
 import { configVersionSchema, wireConfigSchema } from '../mqtt/payloads.ts';
 import { firmwareSchema } from '../mqtt/wire.ts';
+import { firmwareKeyIdSchema } from '../device/firmware.ts';
 
 export { firmwareSchema };
 import { encodeFrame, type Frame } from './frame.ts';
@@ -117,6 +118,13 @@ export const conversionTableSchema = z
     });
   });
 
+/** The most firmware signing keys a controller keeps (its maker's current and next, with room to spare). */
+export const FIRMWARE_KEYS_MAX = 8;
+/** A raw 32-byte Ed25519 public key in standard base64, as the cloud gives it (44 characters). */
+export const firmwarePublicKeyTextSchema = z.string().regex(/^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/, 'validation.invalid');
+/** A firmware signing key as the bench writes it: its id (the first 16 hex digits of the key's SHA-256) and the key. */
+export const firmwareTrustedKeySchema = z.strictObject({ keyId: firmwareKeyIdSchema, publicKey: firmwarePublicKeyTextSchema });
+
 /** The controller's answer to a handshake. */
 export const handshakeSchema = z.strictObject({
   protocol: z.number().int().min(1).max(255),
@@ -132,6 +140,8 @@ export const handshakeSchema = z.strictObject({
   /** Whether IoT credentials are stored, and the state of the controller's MQTT connection. */
   credentials: z.boolean(),
   mqtt: z.enum(['none', 'connecting', 'online', 'refused']),
+  /** The ids of the firmware signing keys it trusts (docs/protocol.md 11.3); absent on a controller that predates them. */
+  firmwareKeyIds: z.array(firmwareKeyIdSchema).max(FIRMWARE_KEYS_MAX).optional(),
 });
 export type Handshake = z.infer<typeof handshakeSchema>;
 
@@ -166,6 +176,16 @@ export const SERIAL_COMMANDS = {
   writeConversions: { code: 0x0a, request: z.strictObject({ entries: conversionTableSchema }), response: z.strictObject({ count: z.number().int().min(0).max(MAX_CONVERSIONS) }) },
   readPort: { code: 0x0b, request: empty, response: portSettingsSchema },
   writePort: { code: 0x0c, request: portSettingsSchema, response: portSettingsSchema },
+  /**
+   * Replaces the firmware signing keys the controller trusts (stored in flash): it checks that
+   * each id is its key's and refuses the write otherwise (`mismatch`), so a key garbled on the
+   * way is never trusted. Offers signed by another key are refused (docs/protocol.md 11.3).
+   */
+  writeFirmwareKeys: {
+    code: 0x0d,
+    request: z.strictObject({ keys: z.array(firmwareTrustedKeySchema).min(1).max(FIRMWARE_KEYS_MAX) }),
+    response: z.strictObject({ keyIds: z.array(firmwareKeyIdSchema).max(FIRMWARE_KEYS_MAX) }),
+  },
 } as const;
 
 export type SerialCommand = keyof typeof SERIAL_COMMANDS;

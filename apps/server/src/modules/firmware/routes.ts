@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import {
+  FIRMWARE_DEVICE_NO_HEADER,
   errorEnvelopeSchema,
   fileResponsesOf,
   firmwareImageParamsSchema,
@@ -17,6 +19,7 @@ import { z } from 'zod';
 import { AppError, ok } from '../../lib/errors.ts';
 import { imageDownload } from './download.ts';
 import { FirmwareKeys } from './keys.ts';
+import { makerOrgOf } from '../manufacture/scope.ts';
 import { campaignRoutes } from './campaign-routes.ts';
 import { CAMPAIGN_JOB, runCampaigns } from './campaigns.ts';
 import { buildOffer, sendOffer, type Offer } from './offer.ts';
@@ -28,6 +31,9 @@ import {
   uploadImage,
   withdraw,
 } from './service.ts';
+
+/** Image requests one lift may make per minute: a download and its resumes, with room to spare. */
+const FIRMWARE_DOWNLOAD_REQUESTS_PER_MINUTE = 30;
 
 /** What other modules (campaigns) use: the signing keys, the signed per-lift offer, and sending it. */
 export interface FirmwareService {
@@ -133,9 +139,10 @@ const packageRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = request.auth!;
-      const target = request.query.orgId ?? auth.orgId;
-      if (target && target !== auth.orgId && auth.grant?.scope !== 'all')
-        throw new AppError('org.notFound');
+      // By default the key of the organization the bench registers lifts for (makerOrgOf): the
+      // caller's, or for an administrator the first manufacturer.
+      const target = request.query.orgId ?? (await makerOrgOf(app.database.sql, auth));
+      if (target !== auth.orgId && auth.grant?.scope !== 'all') throw new AppError('org.notFound');
       const key = await app.firmware.keys.forOrg(await manufacturerOf(app, target));
       return ok({
         orgId: key.orgId,
@@ -149,7 +156,17 @@ const packageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/iot/firmware/:packageId/image',
     {
-      config: { access: 'public' },
+      // Limited per lift, not per address: a wave of lifts behind one carrier's NAT shares an
+      // address. A lift needs a few requests (resumes); a guess without a valid token costs a
+      // hash lookup.
+      config: {
+        access: 'public',
+        rateLimit: {
+          max: FIRMWARE_DOWNLOAD_REQUESTS_PER_MINUTE,
+          timeWindow: 60_000,
+          keyGenerator: (r: FastifyRequest) => `firmware-image:${String(r.headers[FIRMWARE_DEVICE_NO_HEADER] ?? r.ip).slice(0, 64)}`,
+        },
+      },
       schema: {
         tags,
         description:

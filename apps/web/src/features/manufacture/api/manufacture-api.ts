@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type {
+  FirmwareSigningKey,
   CommandResult,
   ConfigLogEntry,
   DocumentView,
@@ -30,6 +31,8 @@ export const manufactureApi = {
     http.post<{ liftId: string; lift: ManufactureLift }>(`${base}/updateLiftIotInfo`, body),
   getNewIot: (deviceNo: string) => http.get<NewIotCredentials>(`${base}/getNewIot`, { deviceNo }),
   resetIot: (liftId: string) => http.post<null>(`${base}/resetIot`, { liftId }),
+  /** The organization's firmware signing key, public half: what the bench writes into each controller. */
+  firmwareSigningKey: () => http.get<FirmwareSigningKey>('/manufacture/firmware/signing-key'),
   setLiftConfig: (body: ConfigBody) => http.post<CommandResult>(`${base}/setLiftConfig`, body),
   setRunConfig: (body: ConfigBody) => http.post<CommandResult>(`${base}/run/config/set`, body),
   configLogs: (liftId: string, page: number, signal?: AbortSignal) =>

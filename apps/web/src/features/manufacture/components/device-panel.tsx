@@ -167,6 +167,13 @@ export function DevicePanel() {
                 {t(`manufacture.device.mqtt.${handshake.mqtt}`)}
               </Tag>
             </Descriptions.Item>
+            <Descriptions.Item label={t('manufacture.device.firmwareKey')}>
+              <span data-testid="handshake-firmware-key">
+                {handshake.firmwareKeyIds?.length
+                  ? handshake.firmwareKeyIds.join(', ')
+                  : t('manufacture.device.firmwareKeyNone')}
+              </span>
+            </Descriptions.Item>
             <Descriptions.Item label={t('manufacture.device.cloud')}>
               {lift ? (
                 <Space size={4} wrap>

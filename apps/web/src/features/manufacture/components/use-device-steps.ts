@@ -63,7 +63,7 @@ export function useDeviceSteps() {
   const writeAgain = () => {
     if (!iot) return;
     const { creds } = iot;
-    void writeCredentials(bench, creds, (written) => setIot({ creds, written }));
+    void writeCredentials(bench, manufactureApi, creds, (written) => setIot({ creds, written }));
   };
 
   const reset = () => {

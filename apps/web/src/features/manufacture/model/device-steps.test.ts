@@ -54,6 +54,13 @@ const creds: NewIotCredentials = {
   issuedAt: '2026-11-24T08:00:00.000Z',
 };
 
+const SIGNING_KEY = {
+  orgId: 'org-1',
+  keyId: '3f2a9c0d1e4b5a67',
+  publicKey: 'B'.repeat(42) + 'A=',
+  source: 'generated' as const,
+};
+
 /** A bench whose controller answers `shown` first and then each of `next` in turn; every call is logged. */
 function fakeBench(shown: Handshake | null, next: Handshake[] = [], writeFails = false) {
   const log: string[] = [];
@@ -63,6 +70,10 @@ function fakeBench(shown: Handshake | null, next: Handshake[] = [], writeFails =
     writeCredentials: vi.fn(async () => {
       log.push('write credentials');
       if (writeFails) throw new SerialError('timeout');
+    }),
+    writeFirmwareKeys: vi.fn(async ({ keys }: { keys: { keyId: string }[] }) => {
+      log.push(`write firmware keys ${keys.map((k) => k.keyId).join(',')}`);
+      return { keyIds: keys.map((k) => k.keyId) };
     }),
   };
   const bench = {
@@ -94,6 +105,10 @@ function fakeApi(log: string[]) {
     resetIot: vi.fn(async () => {
       log.push('cloud reset');
       return null;
+    }),
+    firmwareSigningKey: vi.fn(async () => {
+      log.push('cloud signing key');
+      return SIGNING_KEY;
     }),
   } satisfies DeviceApi;
 }
@@ -169,20 +184,35 @@ describe('factory bench device steps', () => {
       secret: creds.secret,
     });
     expect(shown).toHaveBeenCalledWith(creds, true);
+    // The maker's firmware signing key goes with them.
     expect(log).toEqual([
       'handshake',
       'cloud new credentials',
       'write credentials',
       'audit writeCredentials ok',
+      'cloud signing key',
+      `write firmware keys ${SIGNING_KEY.keyId}`,
+      'audit writeFirmwareKeys ok',
       'handshake',
     ]);
+  });
+
+  it('credentials stay written when the controller cannot take the firmware key, and the failure is audited', async () => {
+    const { bench, link, log, spies } = fakeBench(handshake());
+    link.writeFirmwareKeys.mockRejectedValueOnce(new SerialError('unknownCommand'));
+    const shown = vi.fn();
+    await expect(writeCredentials(bench, fakeApi(log), creds, shown)).resolves.toBe(true);
+    expect(shown).toHaveBeenCalledWith(true);
+    expect(spies.audit).toHaveBeenCalledWith('writeFirmwareKeys', 'failed', { deviceNo: creds.deviceNo });
+    expect(log.at(-1)).toBe('handshake');
   });
 
   it('a failed write still shows the secret once, as not written, and audits the failure', async () => {
     const { bench, log } = fakeBench(handshake(), [], true);
     const shown = vi.fn();
-    await expect(writeCredentials(bench, creds, shown)).resolves.toBe(false);
+    await expect(writeCredentials(bench, fakeApi(log), creds, shown)).resolves.toBe(false);
     expect(shown).toHaveBeenCalledWith(false);
+    // Nothing more is written to a controller that did not take its credentials.
     expect(log).toEqual(['write credentials', 'audit writeCredentials failed']);
   });
 

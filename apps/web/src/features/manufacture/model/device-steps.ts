@@ -16,7 +16,10 @@ export type DeviceBench = Pick<
   Bench,
   'handshake' | 'refresh' | 'requireLink' | 'setLift' | 'run' | 'audit'
 > & { serial: Pick<Bench['serial'], 'link'> };
-export type DeviceApi = Pick<typeof manufactureApi, 'updateIotInfo' | 'getNewIot' | 'resetIot'>;
+export type DeviceApi = Pick<
+  typeof manufactureApi,
+  'updateIotInfo' | 'getNewIot' | 'resetIot' | 'firmwareSigningKey'
+>;
 
 /** Why a device step cannot start (the text key of its warning), else null. */
 export function missingDevice(
@@ -75,10 +78,12 @@ export async function updateIotInfo(bench: DeviceBench, api: DeviceApi): Promise
 
 /**
  * Writes credentials to the controller and audits the result; `shown` learns whether they
- * were written (the secret is shown once either way), then the handshake is read again.
+ * were written (the secret is shown once either way). Then the maker's firmware signing key
+ * goes with them (writeFirmwareKey), and the handshake is read again.
  */
 export async function writeCredentials(
   bench: DeviceBench,
+  api: Pick<DeviceApi, 'firmwareSigningKey'>,
   creds: NewIotCredentials,
   shown: (written: boolean) => void,
 ): Promise<boolean> {
@@ -96,8 +101,31 @@ export async function writeCredentials(
     mqttUrl: creds.mqttUrl,
   });
   shown(written);
-  if (written) await bench.run(bench.refresh);
+  if (written) {
+    await writeFirmwareKey(bench, api, creds.deviceNo);
+    await bench.run(bench.refresh);
+  }
   return written;
+}
+
+/**
+ * Writes the organization's firmware signing key into the controller, so that it accepts the
+ * cloud's firmware offers (docs/firmware.md) and no one else's; audited either way. A
+ * controller that cannot take it (an older one, or a cloud without a key) keeps its
+ * credentials: the step says why and the lift runs on without updates over the air.
+ */
+export async function writeFirmwareKey(
+  bench: DeviceBench,
+  api: Pick<DeviceApi, 'firmwareSigningKey'>,
+  deviceNo: string,
+): Promise<boolean> {
+  const keyId = await bench.run(async () => {
+    const key = await api.firmwareSigningKey();
+    await bench.requireLink().writeFirmwareKeys({ keys: [{ keyId: key.keyId, publicKey: key.publicKey }] });
+    return key.keyId;
+  });
+  bench.audit('writeFirmwareKeys', keyId ? 'ok' : 'failed', { deviceNo, ...(keyId ? { keyIds: [keyId] } : {}) });
+  return keyId !== undefined;
 }
 
 /** New credentials from the cloud for the controller still on the cable, written to it. */
@@ -109,7 +137,7 @@ export async function issueCredentials(
 ): Promise<boolean> {
   await sameController(bench);
   const creds = await api.getNewIot(deviceNo);
-  return writeCredentials(bench, creds, (written) => shown(creds, written));
+  return writeCredentials(bench, api, creds, (written) => shown(creds, written));
 }
 
 /** Revokes the lift's credentials in the cloud; the record then has none. */

@@ -95,6 +95,8 @@ const manufactureEnUS: Record<ManufactureKey, string> = {
   'manufacture.device.configVersion': 'Configuration version',
   'manufacture.device.unsaved': 'Not saved',
   'manufacture.device.mqtt': 'Cloud connection',
+  'manufacture.device.firmwareKey': 'Firmware signing key',
+  'manufacture.device.firmwareKeyNone': 'None: it refuses updates over the air',
   'manufacture.device.mqtt.none': 'No credentials',
   'manufacture.device.mqtt.connecting': 'Connecting',
   'manufacture.device.mqtt.online': 'Online',

@@ -94,6 +94,8 @@ const manufactureRuRU: Record<ManufactureKey, string> = {
   'manufacture.device.configVersion': 'Версия конфигурации',
   'manufacture.device.unsaved': 'Не сохранена',
   'manufacture.device.mqtt': 'Связь с облаком',
+  'manufacture.device.firmwareKey': 'Ключ подписи прошивки',
+  'manufacture.device.firmwareKeyNone': 'Нет: обновления по сети не принимаются',
   'manufacture.device.mqtt.none': 'Нет учётных данных',
   'manufacture.device.mqtt.connecting': 'Подключение',
   'manufacture.device.mqtt.online': 'В сети',

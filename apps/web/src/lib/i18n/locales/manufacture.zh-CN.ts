@@ -88,6 +88,8 @@ const manufactureZhCN = {
   'manufacture.device.configVersion': '配置版本',
   'manufacture.device.unsaved': '未保存',
   'manufacture.device.mqtt': '云连接',
+  'manufacture.device.firmwareKey': '固件签名密钥',
+  'manufacture.device.firmwareKeyNone': '无：不接受远程升级',
   'manufacture.device.mqtt.none': '无凭证',
   'manufacture.device.mqtt.connecting': '连接中',
   'manufacture.device.mqtt.online': '在线',
