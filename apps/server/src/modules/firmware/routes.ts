@@ -139,9 +139,9 @@ const packageRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = request.auth!;
-      // By default the key of the organization the bench registers lifts for (makerOrgOf): the
-      // caller's, or for an administrator the first manufacturer.
-      const target = request.query.orgId ?? (await makerOrgOf(app.database.sql, auth));
+      // By default the caller's organization's key; a caller of no organization (the
+      // administrator) gets the key of the maker its bench registers lifts for (makerOrgOf).
+      const target = request.query.orgId ?? auth.orgId ?? (await makerOrgOf(app.database.sql, auth));
       if (target !== auth.orgId && auth.grant?.scope !== 'all') throw new AppError('org.notFound');
       const key = await app.firmware.keys.forOrg(await manufacturerOf(app, target));
       return ok({
