@@ -52,6 +52,10 @@ async function openEscalation() {
   await user.click(await screen.findByTestId('org-escalation-open'));
   const dialog = await screen.findByRole('dialog');
   await waitFor(() => expect(order()).toEqual(['Anna', 'Boris']));
+  // The times are set into the form after the list renders: wait for them too (a busy machine shows the gap).
+  await waitFor(() =>
+    expect(screen.getByTestId<HTMLInputElement>('org-escalation-minutes').value).not.toBe(''),
+  );
   return { user, dialog };
 }
 
