@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FIRMWARE_STATES, type FirmwareState } from '../device/firmware.ts';
+import { FIRMWARE_STATES } from '../device/firmware.ts';
 import { DEVICE_KINDS, deviceKindSchema } from '../device/kinds.ts';
 import { firmwareSchema } from '../mqtt/wire.ts';
 import { timeZoneOffsetMinutes } from '../time-zone.ts';
@@ -230,5 +230,3 @@ function toUtc(localMs: number, timeZone: string): number {
 }
 
 export const isFinalCampaignLiftState = (s: CampaignLiftState) => FINAL_CAMPAIGN_LIFT_STATES.includes(s);
-export const isFirmwareReportedState = (s: CampaignLiftState): s is FirmwareState =>
-  (FIRMWARE_STATES as readonly string[]).includes(s);

@@ -7,7 +7,7 @@ import type {
   FirmwareCampaignLift,
   FirmwareCampaignSelection,
 } from '@liftlink/protocol';
-import { campaignFailurePercent, FAILED_CAMPAIGN_LIFT_STATES, FINAL_CAMPAIGN_LIFT_STATES } from '@liftlink/protocol';
+import { campaignFailurePercent, FAILED_CAMPAIGN_LIFT_STATES } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 
 /**
@@ -274,5 +274,4 @@ export async function setStage(sql: SqlExecutor, id: string, stage: number, next
   await sql.query(`update firmware_campaigns set current_stage = $2, next_stage_at = $3 where id = $1 and state = 'running'`, [id, stage, nextStageAt]);
 }
 
-export const isFinalLiftState = (s: CampaignLiftState) => FINAL_CAMPAIGN_LIFT_STATES.includes(s);
 export type { CampaignRow };

@@ -4,6 +4,7 @@ import {
   campaignStageOf,
   campaignStageSizes,
   FAILED_CAMPAIGN_LIFT_STATES,
+  isFinalCampaignLiftState,
   nextCampaignWindow,
   type CampaignState,
   type FirmwareCampaign,
@@ -16,7 +17,6 @@ import {
   campaignView,
   findCampaignRow,
   insertCampaign,
-  isFinalLiftState,
   liftStates,
   markOffered,
   markUnofferable,
@@ -152,7 +152,7 @@ export async function runCampaigns(app: FastifyInstance, signal?: AbortSignal): 
       continue;
     }
     const stage = lifts.filter((l) => l.stage === c.current_stage);
-    if (stage.every((l) => isFinalLiftState(l.state))) {
+    if (stage.every((l) => isFinalCampaignLiftState(l.state))) {
       const next = c.current_stage + 1;
       if (!lifts.some((l) => l.stage === next)) {
         if (await moveCampaign(sql, c.id, ['running'], { state: 'done', ended: true })) counts.done++;
