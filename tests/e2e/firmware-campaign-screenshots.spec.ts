@@ -9,7 +9,8 @@ import { SCREENSHOT_LANGUAGES, SCREENSHOT_VIEWPORTS, settle } from './screenshot
 /**
  * Captures the firmware campaigns (docs/firmware.md, "Campaigns") on a lift server with the
  * demo lifts: the list with a finished campaign (one lift failed) and one awaiting approval,
- * the finished one's stages and lifts, and the new-campaign dialog with its preview, in zh-CN,
+ * the finished one's stages and lifts, the new-campaign dialog with its preview, and the
+ * organizations with their time zone (list and new-organization dialog), in zh-CN,
  * en-US and ru-RU at desktop and phone width into screenshots/ (git-ignored). Opt-in:
  * LIFTLINK_SCREENSHOTS=1 npx playwright test firmware-campaign-screenshots --workers=1
  */
@@ -73,6 +74,17 @@ for (const language of SCREENSHOT_LANGUAGES) {
         await dialog.getByTestId('campaign-preview-button').click();
         await settle(page);
         await page.screenshot({ path: name('3-new-checks'), fullPage: true });
+        await page.keyboard.press('Escape');
+
+        // Organizations: the time zone their lifts' installation windows are in.
+        await page.goto('/system/orgs');
+        await expect(page.getByTestId('org-escalation-open').first()).toBeVisible();
+        await settle(page);
+        await page.screenshot({ path: name('4-orgs'), fullPage: true });
+        await page.locator('main button.ant-btn-primary').first().click();
+        await expect(page.getByTestId('org-time-zone')).toBeVisible();
+        await settle(page);
+        await page.screenshot({ path: name('5-org-time-zone'), fullPage: true });
       });
     }
   });
