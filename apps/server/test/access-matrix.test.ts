@@ -108,6 +108,8 @@ const LIFT_PROBES: Probe[] = [
   // Maintenance plans and visits (maintenance.test.ts); an empty checklist answer is refused for the lift's checklist, after the scope.
   { route: 'GET /auth/access/lift/maintenance', request: (l) => ({ url: `?liftId=${l.id}` }) },
   { route: 'GET /auth/access/lift/condition', request: (l) => ({ url: `?liftId=${l.id}` }) },
+  // A lift's firmware updates (firmware-campaigns.test.ts): none here, but one out of reach is not found.
+  { route: 'GET /auth/access/lift/firmware-updates', request: (l) => ({ url: `?liftId=${l.id}` }) },
   { route: 'POST /auth/access/lift/maintenance/plan/set', request: (l) => ({ payload: { liftId: l.id, intervalDays: 90 } }) },
   { route: 'POST /auth/access/lift/maintenance/plan/delete', request: (l) => ({ payload: { liftId: l.id } }) },
   { route: 'GET /auth/access/lift/maintenance/visits', request: (l) => ({ url: `?liftId=${l.id}` }) },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CAMPAIGN_PLAN, type CampaignPlan, type FirmwareCampaign, type FirmwareCampaignLift, type FirmwarePackage } from '@liftlink/protocol';
+import { DEFAULT_CAMPAIGN_PLAN, liftUpdateOutlook, type CampaignPlan, type FirmwareCampaign, type FirmwareCampaignLift, type FirmwarePackage, type LiftFirmwareUpdate } from '@liftlink/protocol';
 import { CAMPAIGN_JOB } from '../src/modules/firmware/campaigns.ts';
 import { ADMIN_PASSWORD, DB_KINDS, body, client, login, startTestApp, userWithRole, type TestApp } from './helpers.ts';
 import { FirmwareLifts } from './support/firmware-lifts.ts';
@@ -215,5 +215,68 @@ describe.each(DB_KINDS)('firmware campaigns on %s', (kind) => {
     expect([bad.statusCode, body(bad).code]).toEqual([400, 'validation.failed']);
     expect((await t.database.sql.query(`select id from firmware_campaigns`)).length).toBe(before);
     await act(author, 'cancel', c.id);
+  });
+
+  it('tells the operator of a lift what a campaign will do to it and when, and nothing of the lifts it does not operate', async () => {
+    const pkg = await newPackage();
+    const first = await lifts.connect({ operatorOrgId });
+    const second = await lifts.provision(operatorOrgId);
+    const notMine = await lifts.provision();
+    // A window that begins in three hours' time in Shanghai, the operator's time zone.
+    const shanghaiHour = (new Date().getUTCHours() + 8) % 24;
+    const window = { startHour: (shanghaiHour + 3) % 24, endHour: (shanghaiHour + 5) % 24 };
+    const c = await create(pkg, [first, second, notMine].map((l) => l.liftId), { canaryCount: 1, waveSize: 1, window }, 'Gentler stop');
+    const updates = async (who = operatorUser, query = '') => {
+      const res = await who.get(`/auth/access/lift/firmware-updates${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return body<{ list: LiftFirmwareUpdate[] }>(res).result.list.filter((u) => u.campaignId === c.id);
+    };
+
+    // Planned, before anyone approved it: the operator sees both of its lifts, the version, the window in its own hours.
+    const planned = await updates();
+    expect(planned.map((u) => [u.deviceNo, u.stage, liftUpdateOutlook(u)])).toEqual([
+      [first.deviceNo, 0, 'awaitingApproval'],
+      [second.deviceNo, 1, 'awaitingApproval'],
+    ]);
+    expect(planned[0]).toMatchObject({ version: pkg.version, runningVersion: 'FW-1.0.0', campaignName: 'Gentler stop', stageCount: 3, timeZone: 'Asia/Shanghai', window, offeredAt: null });
+    expect(planned[0]!.makerOrgName).toEqual(expect.any(String));
+    // The window's next opening is three hours from now, to the hour, in any case within the next 4 hours.
+    const opens = new Date(planned[0]!.nextWindow!.start).getTime();
+    expect(opens - Date.now()).toBeGreaterThan(2 * 3_600_000 - 60_000);
+    expect(opens - Date.now()).toBeLessThanOrEqual(3 * 3_600_000);
+    expect(new Date(planned[0]!.nextWindow!.end).getTime() - opens).toBe(2 * 3_600_000);
+
+    // Approved: the canary lift is offered and waits for its window, saying so; the next waits for its stage.
+    await approved(c);
+    const deferred = await until('the canary lift deferred', async () => {
+      const [u] = await updates();
+      return u?.state === 'deferred' ? u : null;
+    }, 60_000);
+    expect(deferred).toMatchObject({ deviceNo: first.deviceNo, reason: 'outsideWindow', campaignState: 'running' });
+    expect(liftUpdateOutlook(deferred)).toBe('inProgress');
+    expect(deferred.offeredAt).not.toBeNull();
+    expect(deferred.stageStartsAt).toBe(deferred.offeredAt);
+    expect(new Date(deferred.retryAt!).getTime()).toBeGreaterThanOrEqual(opens - 60_000);
+    const [, next] = await updates();
+    expect([next!.deviceNo, liftUpdateOutlook(next!), next!.currentStage, next!.stageStartsAt]).toEqual([second.deviceNo, 'scheduled', 0, null]);
+
+    // One lift: its own updates; a lift the operator does not operate is not found; bad input is refused.
+    expect((await updates(operatorUser, `?liftId=${second.liftId}`)).map((u) => u.deviceNo)).toEqual([second.deviceNo]);
+    const foreign = await operatorUser.get(`/auth/access/lift/firmware-updates?liftId=${notMine.liftId}`);
+    expect([foreign.statusCode, body(foreign).code]).toEqual([404, 'lift.notFound']);
+    const bad = await operatorUser.get('/auth/access/lift/firmware-updates?liftId=DEMO-0001');
+    expect([bad.statusCode, body(bad).code]).toEqual([400, 'validation.failed']);
+    // The maker's engineers see all three; another maker sees none.
+    expect((await updates(author)).map((u) => u.deviceNo).sort()).toEqual([first.deviceNo, second.deviceNo, notMine.deviceNo]);
+    expect(await updates(otherMaker)).toEqual([]);
+
+    // Cancelled: the lift not offered yet is told so; the one offered may still finish, and stays open.
+    await act(author, 'cancel', c.id);
+    const after = await updates();
+    expect(after.map((u) => [u.deviceNo, liftUpdateOutlook(u)])).toEqual([
+      [first.deviceNo, 'inProgress'],
+      [second.deviceNo, 'cancelled'],
+    ]);
+    expect(after[1]!.nextWindow).toBeNull();
   });
 });

@@ -29,6 +29,7 @@ export * from './api/availability.ts';
 export * from './api/reports.ts';
 export * from './api/firmware.ts';
 export * from './api/firmware-campaigns.ts';
+export * from './api/lift-firmware-updates.ts';
 export * from './access/permissions.ts';
 export * from './access/routes.ts';
 export * from './device/index.ts';

@@ -16,10 +16,10 @@ import type { SqlExecutor } from '../../db/client.ts';
  */
 
 /** A campaign lift's state: waiting for its stage, cancelled before its offer, else its offer's. */
-const LIFT_STATE = `case when cl.offered_at is null and cl.cancelled_at is not null then 'cancelled'
+export const LIFT_STATE = `case when cl.offered_at is null and cl.cancelled_at is not null then 'cancelled'
                          when cl.offered_at is null then 'waiting'
                          else coalesce(u.state, 'offered') end`;
-const LIFT_JOIN = `firmware_campaign_lifts cl
+export const LIFT_JOIN = `firmware_campaign_lifts cl
   left join lift_firmware_updates u on u.lift_id = cl.lift_id and u.offer_seq = cl.offer_seq`;
 
 /** The lifts a selection comes to: the maker's, of the kinds, not on `version` yet, not in another open campaign. */

@@ -21,6 +21,7 @@ import { imageDownload } from './download.ts';
 import { FirmwareKeys } from './keys.ts';
 import { makerOrgOf } from '../manufacture/scope.ts';
 import { campaignRoutes } from './campaign-routes.ts';
+import { liftUpdateRoutes } from './lift-updates.ts';
 import { CAMPAIGN_JOB, runCampaigns } from './campaigns.ts';
 import { buildOffer, sendOffer, type Offer } from './offer.ts';
 import {
@@ -210,6 +211,7 @@ export default fp(
     } satisfies FirmwareService);
     await app.register(packageRoutes);
     await app.register(campaignRoutes);
+    await app.register(liftUpdateRoutes);
     app.jobs.add({ name: CAMPAIGN_JOB, everyMs: app.config.firmwareCampaignPollMs, firstAfterMs: app.config.firmwareCampaignPollMs, run: (a, signal) => runCampaigns(a, signal) });
   },
   {
