@@ -136,6 +136,14 @@ describe.each(DB_KINDS)('firmware campaigns on %s', (kind) => {
     expect(await firmwareOf(canary.liftId)).toBe(pkg.version);
     expect(await firmwareOf(last.liftId)).toBe(pkg.version);
     expect(await firmwareOf(corrupt.liftId)).toBe('FW-1.0.0');
+    // Each lift's logbook has one entry of how its update ended, with the campaign and its approver, in an intact chain.
+    const logbookOf = (liftId: string) => t.database.sql.query<{ data: Record<string, unknown> }>(`select data from lift_logbook where lift_id = $1 and kind = 'firmware'`, [liftId]);
+    expect((await logbookOf(canary.liftId)).map((e) => e.data)).toEqual([
+      { offerSeq: expect.any(Number), version: pkg.version, state: 'done', reason: null, runningVersion: pkg.version, campaignId: c.id, campaignName: c.name, approvedBy: c.approvedBy!.name },
+    ]);
+    expect((await logbookOf(corrupt.liftId)).map((e) => [e.data.state, e.data.reason, e.data.runningVersion])).toEqual([['failed', 'hashMismatch', 'FW-1.0.0']]);
+    const verified = await author.post('/auth/access/lift/logbook/verify', { liftId: corrupt.liftId });
+    expect(body(verified).result, verified.body).toMatchObject({ ok: true });
     // The offers carried the campaign.
     const offers = await t.database.sql.query(`select 1 from lift_firmware_updates where campaign_id = $1`, [c.id]);
     expect(offers).toHaveLength(4);

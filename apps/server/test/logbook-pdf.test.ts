@@ -78,6 +78,7 @@ describe.each(DB_KINDS)('the logbook PDF on %s', (kind) => {
     }
     await appendLogbookNow(t.database.sql, { liftId, kind: 'incident', actor, data: { incidentId: 41, photo: { id: '3f1c2e4a-5b6d-4e7f-8a9b-0c1d2e3f4a5b', contentType: 'image/jpeg', size: 2_483_112, sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' } } });
     await appendLogbookNow(t.database.sql, { liftId, kind: 'lease', actor, data: { action: 'released', epoch: 1, previousHolderId: null, previousHolderName: null } });
+    await appendLogbookNow(t.database.sql, { liftId, kind: 'firmware', actor: null, data: { offerSeq: 2, version: 'FW-2.1.0', state: 'failed', reason: 'hashMismatch', runningVersion: 'FW-2.0.0', campaignId: null, campaignName: 'Весна', approvedBy: 'boris' } });
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -98,23 +99,25 @@ describe.each(DB_KINDS)('the logbook PDF on %s', (kind) => {
     expect(en).toContain(`Ставрополь Лифт ${kind}`);
     expect(en).toContain('Платформа застряла');
     expect(en).toContain('平台卡在楼层之间');
-    expect(en).toContain('Chain intact: 77 entries checked');
+    expect(en).toContain('Chain intact: 78 entries checked');
     expect(en).toContain(`New IoT secret issued for ${deviceNo}`);
     expect(en).toContain('Incident #41: on site → resolved');
     expect(en).toContain('Incident #41: photo added (JPEG, 2.4 MB, SHA-256 e3b0c44298fc)');
     expect(en).toContain('Europe/Moscow');
+    expect(en).toContain('Firmware FW-2.1.0 not installed: The image is corrupted (SHA-256 mismatch); runs FW-2.0.0');
     expect(en).toMatch(/Page 1 of [2-9]/);
     const [audit] = await t.database.sql.query<{ detail: Record<string, unknown> }>(`select detail from audit_log where action = 'lift.exportLogbook' and lift_id = $1 order by id desc limit 1`, [liftId]);
-    expect(audit!.detail).toEqual({ rows: 77, format: 'pdf' });
+    expect(audit!.detail).toEqual({ rows: 78, format: 'pdf' });
   });
 
   it('writes Russian and Chinese, and times in the zone asked for', async () => {
     await language('anna', 'ru-RU');
     const ru = text((await exportPdf(u.anna.api)).rawPayload, 'ru-RU');
     expect(ru).toContain(`Журнал лифта · ${deviceNo}`);
-    expect(ru).toContain('Цепочка цела: проверено записей — 77');
+    expect(ru).toContain('Цепочка цела: проверено записей — 78');
     expect(ru).toContain('Наклонный подъёмник с прямой рейкой');
     expect(ru).toContain('Удалённое управление взято');
+    expect(ru).toContain('кампания «Весна», согласовал boris');
     expect(ru).toContain('UTC');
     await language('anna', 'zh-CN');
     const zh = text((await exportPdf(u.anna.api, { timeZone: 'Asia/Shanghai', kinds: ['incident'] })).rawPayload, 'zh-CN');

@@ -403,7 +403,7 @@ describe.each(DB_KINDS)('the lift logbook on %s', (kind) => {
       Array.from({ length: 20 }, (_, i) =>
         appendLogbookNow(t.database.sql, {
           liftId: tamperLiftId,
-          kind: 'firmware',
+          kind: 'incident',
           actor: { id: adminId, name: 'admin' },
           data: { note: `visit ${i}` },
         }),
@@ -473,7 +473,7 @@ describe.each(DB_KINDS)('the lift logbook on %s', (kind) => {
       liftId: tamperLiftId,
       seq: 7,
       ts: new Date(seven!.ts).toISOString(),
-      kind: 'firmware',
+      kind: 'incident',
       actor: { id: adminId, name: 'admin' },
       data: forged,
       prevHash: seven!.prev_hash,

@@ -49,6 +49,10 @@ describe('logbook schemas', () => {
     ).toBe(false);
     expect(
       LOGBOOK_DATA_SCHEMAS.firmware.safeParse({ technician: 'Ivan', parts: ['belt'] }).success,
+    ).toBe(false);
+    // Incidents are still free-form.
+    expect(
+      LOGBOOK_DATA_SCHEMAS.incident.safeParse({ technician: 'Ivan', parts: ['belt'] }).success,
     ).toBe(true);
   });
 });

@@ -96,6 +96,23 @@ export const logbookVisitDataSchema = z.strictObject({
   incidentIds: z.array(z.number().int()),
 });
 
+/**
+ * A firmware update that ended on the lift (docs/firmware.md): installed (`done`), or failed
+ * or rolled back with the lift's reason, and the version it runs after. Written once, when
+ * the lift's first final report for the offer arrives; the campaign and who approved it, if
+ * a campaign made the offer.
+ */
+export const logbookFirmwareDataSchema = z.strictObject({
+  offerSeq: z.number().int(),
+  version: z.string().nullable(),
+  state: z.enum(['done', 'failed', 'rolledBack']),
+  reason: z.string().nullable(),
+  runningVersion: z.string(),
+  campaignId: z.string().nullable(),
+  campaignName: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+});
+
 /** Reserved kinds: any JSON object until their module gives it a shape. */
 const reservedDataSchema = z.record(z.string(), z.unknown());
 
@@ -108,7 +125,7 @@ export const LOGBOOK_DATA_SCHEMAS = {
   approval: logbookApprovalDataSchema,
   incident: reservedDataSchema,
   visit: logbookVisitDataSchema,
-  firmware: reservedDataSchema,
+  firmware: logbookFirmwareDataSchema,
 } as const satisfies Record<LogbookKind, z.ZodType>;
 export type LogbookData<K extends LogbookKind> = z.infer<(typeof LOGBOOK_DATA_SCHEMAS)[K]>;
 

@@ -4,6 +4,7 @@ import {
   ROOT_CAUSE_TEXTS,
   auditResultText,
   commandText,
+  firmwareReasonText,
   localized,
   pickText,
   refusalText,
@@ -115,6 +116,9 @@ const LINES = {
   parts: localized('使用配件：{parts}', 'parts used: {parts}', 'запчасти: {parts}'),
   visit: localized('维保上门 #{id}：检查 {checked} 项，不合格 {failed} 项', 'Maintenance visit #{id}: {checked} items checked, {failed} failed', 'Техобслуживание № {id}: проверено пунктов — {checked}, не прошло — {failed}'),
   findings: localized('发现：{text}', 'findings: {text}', 'замечания: {text}'),
+  firmwareDone: localized('固件 {version} 已安装，现运行 {running}', 'Firmware {version} installed, runs {running}', 'Прошивка {version} установлена, работает {running}'),
+  firmwareFailed: localized('固件 {version} 未安装：{reason}；仍运行 {running}', 'Firmware {version} not installed: {reason}; runs {running}', 'Прошивка {version} не установлена: {reason}; работает {running}'),
+  firmwareCampaign: localized('活动“{name}”，批准人 {approver}', 'campaign “{name}”, approved by {approver}', 'кампания «{name}», согласовал {approver}'),
 } as const satisfies Record<string, LocalizedText>;
 
 /** What a list separator and a clause separator are in the language. */
@@ -195,6 +199,19 @@ export function entryText(entry: Pick<LogbookEntry, 'kind' | 'data'>, lang: stri
       const parts = [fill(LINES.visit, lang, { id: d.visitId, checked: Number(d.checked ?? 0), failed: Number(d.failed ?? 0) })];
       if (typeof d.findings === 'string' && d.findings) parts.push(fill(LINES.findings, lang, { text: d.findings }));
       if (Array.isArray(d.partsUsed) && d.partsUsed.length) parts.push(fill(LINES.parts, lang, { parts: d.partsUsed.join(', ') }));
+      return parts.join(sep(lang));
+    }
+    case 'firmware': {
+      const parsed = LOGBOOK_DATA_SCHEMAS.firmware.safeParse(d);
+      if (!parsed.success) break;
+      const f = parsed.data;
+      const version = f.version ?? '?';
+      const parts = [
+        f.state === 'done'
+          ? fill(LINES.firmwareDone, lang, { version, running: f.runningVersion })
+          : fill(LINES.firmwareFailed, lang, { version, running: f.runningVersion, reason: f.reason ? firmwareReasonText(f.reason, lang) : '—' }),
+      ];
+      if (f.campaignName) parts.push(fill(LINES.firmwareCampaign, lang, { name: f.campaignName, approver: f.approvedBy ?? '—' }));
       return parts.join(sep(lang));
     }
     default:

@@ -1,4 +1,5 @@
 import { FINAL_FIRMWARE_STATES, type LiveChange } from '@liftlink/protocol';
+import { appendLogbook, lockLogbookHead } from '../../logbook/index.ts';
 import type { Tx, UplinkOf } from './uplink.ts';
 
 /**
@@ -7,7 +8,8 @@ import type { Tx, UplinkOf } from './uplink.ts';
  * stored, so a late or redelivered report changes nothing. A report of an offer this cloud
  * did not make (another instance's database restored, or a lift that could not read the
  * offer: `offerSeq` null, kept as offer 0) is kept too: nothing the lift says is lost. A
- * final report (done, failed, rolled back) also records the version the lift runs now.
+ * final report (done, failed, rolled back) also records the version the lift runs now and,
+ * the first time the offer ends, writes the lift's logbook entry.
  */
 export async function applyFirmwareReports(
   tx: Tx,
@@ -15,6 +17,12 @@ export async function applyFirmwareReports(
   live: LiveChange[],
 ): Promise<void> {
   for (const { liftId, message: m } of [...reports].sort((a, b) => a.message.seq - b.message.seq)) {
+    const final = FINAL_FIRMWARE_STATES.includes(m.state);
+    // The logbook's head before the update's row, the order every logbook writer keeps.
+    if (final) await lockLogbookHead(tx, liftId);
+    const [before] = final
+      ? await tx.query<{ state: string }>(`select state from lift_firmware_updates where lift_id = $1 and offer_seq = $2`, [liftId, m.offerSeq ?? 0])
+      : [];
     const [stored] = await tx.query<{
       package_id: string | null;
       campaign_id: string | null;
@@ -46,11 +54,12 @@ export async function applyFirmwareReports(
       ],
     );
     if (!stored) continue;
-    if (FINAL_FIRMWARE_STATES.includes(m.state)) {
+    if (final) {
       await tx.query(
         `update lifts set firmware = $2 where id = $1 and firmware is distinct from $2`,
         [liftId, m.runningVersion],
       );
+      if (!before || !FINAL_FIRMWARE_STATES.includes(before.state as never)) await logUpdateEnded(tx, liftId, m, stored);
     }
     live.push({
       type: 'firmware',
@@ -67,4 +76,31 @@ export async function applyFirmwareReports(
       ts: m.ts,
     });
   }
+}
+
+/** The lift's logbook entry of an update that ended, with its campaign and who approved it. */
+async function logUpdateEnded(
+  tx: Tx,
+  liftId: string,
+  m: UplinkOf<'firmware/state'>['message'],
+  stored: { campaign_id: string | null; version: string | null },
+): Promise<void> {
+  const [campaign] = stored.campaign_id
+    ? await tx.query<{ name: string; approved_by_name: string | null }>(`select name, approved_by_name from firmware_campaigns where id = $1`, [stored.campaign_id])
+    : [];
+  await appendLogbook(tx, {
+    liftId,
+    kind: 'firmware',
+    actor: null,
+    data: {
+      offerSeq: m.offerSeq ?? 0,
+      version: stored.version ?? m.version,
+      state: m.state as 'done' | 'failed' | 'rolledBack',
+      reason: m.reason ?? null,
+      runningVersion: m.runningVersion,
+      campaignId: stored.campaign_id,
+      campaignName: campaign?.name ?? null,
+      approvedBy: campaign?.approved_by_name ?? null,
+    },
+  });
 }

@@ -40,6 +40,32 @@ describe('logbook summary line', () => {
     );
   });
 
+  it('tells which firmware a campaign installed, or why it did not and what the lift runs', () => {
+    const firmware = (extra: Record<string, unknown>) => ({
+      kind: 'firmware' as const,
+      data: {
+        offerSeq: 3,
+        version: 'FW-2.1.0',
+        state: 'done',
+        reason: null,
+        runningVersion: 'FW-2.1.0',
+        campaignId: 'c1',
+        campaignName: 'Gentler stop',
+        approvedBy: 'boris',
+        ...extra,
+      },
+    });
+    expect(logbookSummary(firmware({}), 'en-US')).toBe(
+      'Firmware FW-2.1.0 installed, runs FW-2.1.0; campaign “Gentler stop”, approved by boris',
+    );
+    expect(
+      logbookSummary(
+        firmware({ state: 'failed', reason: 'hashMismatch', runningVersion: 'FW-2.0.0', campaignId: null, campaignName: null, approvedBy: null }),
+        'en-US',
+      ),
+    ).toBe('Firmware FW-2.1.0 not installed: The image is corrupted (SHA-256 mismatch); runs FW-2.0.0');
+  });
+
   it('names why a command was refused, and who approved one', () => {
     expect(logbookSummary(command({ state: 'rejected', reason: 'busy' }), 'en-US')).toBe(
       'Summon to floor 1: Refused (The lift is busy with another operation)',

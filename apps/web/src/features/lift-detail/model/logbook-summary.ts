@@ -1,6 +1,7 @@
 import {
   INCIDENT_STATES,
   LOGBOOK_DATA_SCHEMAS,
+  firmwareReasonText,
   refusalText,
   type LogbookEntry,
 } from '@liftlink/protocol';
@@ -95,6 +96,24 @@ export function logbookSummary(
       if (d.partsUsed.length) parts.push(tx('logbook.visit.parts', { parts: d.partsUsed.join(', ') }));
       if (d.incidentIds.length)
         parts.push(tx('logbook.visit.incidents', { ids: d.incidentIds.map((id) => `#${id}`).join(', ') }));
+      return parts.join(language === 'zh-CN' ? '；' : '; ');
+    }
+    case 'firmware': {
+      const parsed = LOGBOOK_DATA_SCHEMAS.firmware.safeParse(entry.data);
+      if (!parsed.success) break;
+      const d = parsed.data;
+      const version = d.version ?? '?';
+      const parts = [
+        d.state === 'done'
+          ? tx('logbook.firmware.done', { version, running: d.runningVersion })
+          : tx('logbook.firmware.failed', {
+              version,
+              running: d.runningVersion,
+              reason: d.reason ? firmwareReasonText(d.reason, language) : '—',
+            }),
+      ];
+      if (d.campaignName)
+        parts.push(tx('logbook.firmware.campaign', { name: d.campaignName, approver: d.approvedBy ?? '—' }));
       return parts.join(language === 'zh-CN' ? '；' : '; ');
     }
     default:
