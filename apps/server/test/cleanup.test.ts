@@ -68,6 +68,18 @@ describe.each(DB_KINDS)('the cleanup job on %s', (kind) => {
         [a.id, userId],
       );
 
+    const [pkg] = await sql.query<{ id: string }>(
+      `insert into firmware_packages (org_id, kinds, version, min_version, created_by_name)
+       select id, '{inclinedStraightRack}', 'FW-CLEAN-1', 'FW-1.0.0', 'admin' from organizations where kind = 'manufacturer' limit 1 returning id`,
+    );
+    await sql.query(
+      `insert into firmware_download_tokens (token_hash, lift_id, package_id, expires_at) values
+         ('t-expired-long-ago', $1, $2, now() - make_interval(days => $3)),
+         ('t-expired-an-hour-ago', $1, $2, now() - interval '1 hour'),
+         ('t-live', $1, $2, now() + interval '1 hour')`,
+      [lift!.id, pkg!.id, CLEANUP_AGES.expiredDownloadTokenDays + 1],
+    );
+
     const result = await t.app.jobs.run('cleanup');
     expect(result).toMatchObject({
       rateLimits: 1,
@@ -75,6 +87,7 @@ describe.each(DB_KINDS)('the cleanup job on %s', (kind) => {
       oneTimeCodes: 2,
       throttle: 1,
       alertDeliveries: 1,
+      downloadTokens: 1,
     });
 
     expect(await ids('rate_limit_hits', 'key')).toEqual(['live']);
@@ -93,6 +106,8 @@ describe.each(DB_KINDS)('the cleanup job on %s', (kind) => {
       `select a.code from alert_deliveries d join alerts a on a.id = d.alert_id order by a.code`,
     );
     expect(kept.map((r) => r.code)).toEqual(['open', 'recent']);
+    // A token that expired an hour ago is kept a day, like every age here, for a look by an operator.
+    expect(await ids('firmware_download_tokens', 'token_hash')).toEqual(['t-expired-an-hour-ago', 't-live']);
 
     // A second run finds nothing left to remove.
     expect(await t.app.jobs.run('cleanup')).toEqual({
@@ -101,6 +116,7 @@ describe.each(DB_KINDS)('the cleanup job on %s', (kind) => {
       oneTimeCodes: 0,
       throttle: 0,
       alertDeliveries: 0,
+      downloadTokens: 0,
     });
   });
 });

@@ -16,11 +16,14 @@ export const CLEANUP_AGES = {
   spentCodeDays: 1,
   /** Alert notifications (bell, mail) of alerts settled this long ago. */
   settledAlertDeliveryDays: 180,
+  /** Firmware download tokens past their expiry (a lift resuming a download after it is offered again gets a new one). */
+  expiredDownloadTokenDays: 1,
 } as const;
 
 /**
  * Removes what only grows: rate-limit windows that ended, ended sessions, spent one-time
- * codes, sign-in throttle rows past their window and block, and old alert notifications.
+ * codes, sign-in throttle rows past their window and block, old alert notifications, and
+ * firmware download tokens that expired (each new offer also removes its lift's expired ones).
  */
 export async function cleanup(
   sql: SqlExecutor,
@@ -54,6 +57,13 @@ export async function cleanup(
       'alert_deliveries',
       `alert_id in (select id from alerts where coalesce(cleared_at, acknowledged_at) < now() - make_interval(days => $1))`,
       [CLEANUP_AGES.settledAlertDeliveryDays],
+      signal,
+    ),
+    downloadTokens: await deleteInBatches(
+      sql,
+      'firmware_download_tokens',
+      `expires_at < now() - make_interval(days => $1)`,
+      [CLEANUP_AGES.expiredDownloadTokenDays],
       signal,
     ),
   };
