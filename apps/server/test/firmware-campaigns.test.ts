@@ -287,4 +287,22 @@ describe.each(DB_KINDS)('firmware campaigns on %s', (kind) => {
     ]);
     expect(after[1]!.nextWindow).toBeNull();
   });
+
+  it('ends the open campaigns of a package that is withdrawn: the lifts not offered yet are cancelled, and the audit says why', async () => {
+    const pkg = await newPackage();
+    const running = await approved(await create(pkg, [(await lifts.provision()).liftId, (await lifts.provision()).liftId], { canaryCount: 1, waveSize: 1 }, 'Running when withdrawn'));
+    await until('the canary offered', async () => ((await liftsOf(running.id))[0]?.state === 'offered' ? true : null), 30_000);
+    const withdrawn = await author.post('/auth/access/firmware/packages/withdraw', { id: pkg.id });
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    expect(await get(running.id)).toMatchObject({ state: 'cancelled', endedAt: expect.any(String) });
+    expect((await liftsOf(running.id)).map((l) => l.state)).toEqual(['offered', 'cancelled']);
+    const [audit] = await t.database.sql.query<{ detail: Record<string, unknown> }>(
+      `select detail from audit_log where target_id = $1 and action = 'firmware.campaignCancel'`,
+      [running.id],
+    );
+    expect(audit!.detail).toMatchObject({ reason: 'packageWithdrawn', notOffered: 1 });
+    // Nothing more is offered for it.
+    await t.app.jobs.run(CAMPAIGN_JOB);
+    expect((await liftsOf(running.id)).map((l) => l.state)).toEqual(['offered', 'cancelled']);
+  });
 });

@@ -669,9 +669,13 @@ export const AUDIT_ACTIONS = {
   }),
   'firmware.campaignCancel': def({
     name: localized('取消固件升级活动', 'Firmware campaign cancelled', 'Отмена кампании обновления'),
-    fields: ['orgId', 'name', 'notOffered'],
-    summary: { default: localized('{name}：{notOffered} 台设备不再提供升级', '{name}: {notOffered} lifts are no longer offered it', '{name}: не будет предложено лифтам: {notOffered}') },
-    examples: [{ orgId: 'o1', name: 'Spring update', notOffered: 80 }],
+    fields: ['orgId', 'name', 'notOffered', 'reason'],
+    summary: {
+      default: localized('{name}：{notOffered} 台设备不再提供升级', '{name}: {notOffered} lifts are no longer offered it', '{name}: не будет предложено лифтам: {notOffered}'),
+      packageWithdrawn: localized('{name}：升级包已撤回，{notOffered} 台设备不再提供升级', '{name}: its package was withdrawn, {notOffered} lifts are no longer offered it', '{name}: пакет отозван, не будет предложено лифтам: {notOffered}'),
+    },
+    variant: (d) => (d.reason === 'packageWithdrawn' ? 'packageWithdrawn' : 'default'),
+    examples: [{ orgId: 'o1', name: 'Spring update', notOffered: 80 }, { orgId: 'o1', name: 'Spring update', notOffered: 80, reason: 'packageWithdrawn' }],
   }),
   'manufacture.assignDeviceNo': def({
     name: localized('分配设备号', 'Device number assigned', 'Присвоение номера устройства'),

@@ -243,6 +243,14 @@ export const runningCampaigns = (sql: SqlExecutor) =>
     `select ${CAMPAIGN_COLUMNS} from firmware_campaigns c join firmware_packages p on p.id = c.package_id where c.state = 'running' order by c.created_at`,
   );
 
+/** The campaigns of a package that have not ended. */
+export const openCampaignsOfPackage = (sql: SqlExecutor, packageId: string) =>
+  sql.query<CampaignRow>(
+    `select ${CAMPAIGN_COLUMNS} from firmware_campaigns c join firmware_packages p on p.id = c.package_id
+      where c.package_id = $1 and c.state in ('awaitingApproval', 'running', 'paused') order by c.created_at`,
+    [packageId],
+  );
+
 /** Each lift's state in the campaign, with when its update ended. */
 export function liftStates(sql: SqlExecutor, id: string) {
   // updated_at, not reported_at: the server's clock, comparable with resumed_at (a lift's clock may be off)

@@ -21,6 +21,7 @@ import {
   markOffered,
   markUnofferable,
   moveCampaign,
+  openCampaignsOfPackage,
   runningCampaigns,
   selectLifts,
   setStage,
@@ -124,6 +125,22 @@ export async function changeCampaign(app: FastifyInstance, request: FastifyReque
   // Offer the canary stage now rather than at the job's next turn.
   if (action === 'approve' || action === 'resume') void app.jobs.run(CAMPAIGN_JOB).catch(() => {});
   return campaignView(sql, (await findCampaignRow(sql, id))!);
+}
+
+/**
+ * A withdrawn package can no longer be offered (its image answers 410): each open campaign
+ * of it ends, cancelled, and its lifts not offered yet with it; audited with the reason.
+ * Lifts already offered report `withdrawn` when they try to download.
+ */
+export async function cancelCampaignsOfPackage(app: FastifyInstance, request: FastifyRequest, packageId: string): Promise<number> {
+  const { sql } = app.database;
+  let cancelled = 0;
+  for (const c of await openCampaignsOfPackage(sql, packageId)) {
+    if (!(await moveCampaign(sql, c.id, FROM.cancel, { state: 'cancelled', ended: true }))) continue;
+    cancelled++;
+    await audit(app, request, 'firmware.campaignCancel', c, { reason: 'packageWithdrawn', notOffered: await cancelWaitingLifts(sql, c.id) });
+  }
+  return cancelled;
 }
 
 export const CAMPAIGN_JOB = 'firmware-campaigns';

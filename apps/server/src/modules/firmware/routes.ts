@@ -22,7 +22,7 @@ import { FirmwareKeys } from './keys.ts';
 import { makerOrgOf } from '../manufacture/scope.ts';
 import { campaignRoutes } from './campaign-routes.ts';
 import { liftUpdateRoutes } from './lift-updates.ts';
-import { CAMPAIGN_JOB, runCampaigns } from './campaigns.ts';
+import { CAMPAIGN_JOB, cancelCampaignsOfPackage, runCampaigns } from './campaigns.ts';
 import { buildOffer, sendOffer, type Offer } from './offer.ts';
 import {
   createPackage,
@@ -125,7 +125,11 @@ const packageRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'firmware.delete' },
       schema: { tags, response: responsesOf(firmwarePackageSchema), body: firmwarePackageIdSchema },
     },
-    async (request) => ok(await withdraw(app, request, request.body.id)),
+    async (request) => {
+      const pkg = await withdraw(app, request, request.body.id);
+      await cancelCampaignsOfPackage(app, request, pkg.id);
+      return ok(pkg);
+    },
   );
 
   app.get(
