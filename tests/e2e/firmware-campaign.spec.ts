@@ -3,7 +3,7 @@ import type { Browser, Page } from '@playwright/test';
 import type { FirmwareCampaign, FirmwareCampaignLift } from '@liftlink/protocol';
 import { until } from '../../apps/server/test/support/ports.ts';
 import { nextAddress, signIn, test as base } from './fixtures.ts';
-import { createMakerUser, expect, LiftApi, liftServerFixture, type LiftServer } from './lift-fixture.ts';
+import { createMakerUser, createOperatorOf, expect, LiftApi, liftServerFixture, type LiftServer } from './lift-fixture.ts';
 
 /**
  * A firmware campaign (docs/firmware.md, "Campaigns") on a lift server of its own with the
@@ -24,6 +24,9 @@ async function secondBrowser(browser: Browser, baseURL: string): Promise<Page> {
   return context.newPage();
 }
 
+/** An update's row on the operator's page Firmware updates. */
+const updateRow = (page: Page, liftId: string) => page.getByTestId(`firmware-update-row-${liftId}`);
+
 async function openCampaigns(page: Page, username: string, password: string): Promise<void> {
   await signIn(page, username, password);
   await page.waitForURL(/\/(dashboard|lift)\//);
@@ -39,17 +42,29 @@ test('two people start a campaign; the canary goes first, a lift on a trip waits
   const boris = await createMakerUser(admin, 'manufacturerEngineer', 'Boris Engineer');
   const annaApi = await LiftApi.on(url, anna.username, anna.password);
   const version = 'SIM-1.1.0';
-  const pkg = await annaApi.call<{ id: string }>('POST', '/auth/access/firmware/packages/create', {
-    kinds: ['inclinedStraightRack', 'inclined2dRack', 'inclined2dSprocket', 'inclined3dSprocket'],
-    version,
-    minVersion: 'SIM-1.0.0',
-    releaseNotes: { 'en-US': 'Gentler stop at the landings' },
-  });
-  expect(pkg.status).toBe(200);
-  expect((await annaApi.upload(`/auth/access/firmware/packages/upload?id=${pkg.result.id}`, randomBytes(800_000))).status).toBe(200);
+  // The demo lifts' operator: it holds no firmware right, yet sees what will happen to its lifts.
+  const liftIds = Object.fromEntries((await admin.lifts()).map((l) => [l.deviceNo!, l.id]));
+  const olga = await createOperatorOf(admin, 'Riverside Accessibility Services', Object.values(liftIds));
+
+  // Anna uploads the package in the page: for the four kinds of the demo lifts, over SIM-1.0.0.
+  await openCampaigns(page, anna.username, anna.password);
+  await page.goto('/manufacture/firmware');
+  await page.getByRole('button', { name: 'New package' }).click();
+  const packageDialog = page.getByRole('dialog');
+  await packageDialog.getByLabel('Lift kinds').click();
+  for (const kind of ['Inclined straight rack lift', 'Inclined two-dimensional rack lift', 'Inclined two-dimensional sprocket lift', 'Inclined three-dimensional sprocket lift'])
+    await page.locator(`.ant-select-dropdown:visible [title="${kind}"]`).click();
+  await page.keyboard.press('Escape');
+  await packageDialog.getByLabel('Version', { exact: true }).fill(version);
+  await packageDialog.getByLabel('Minimum version').fill('SIM-1.0.0');
+  await packageDialog.getByLabel('Release notes (English)').fill('Gentler stop at the landings');
+  await packageDialog.locator('input[type="file"]').setInputFiles({ name: 'sim-1.1.0.bin', mimeType: 'application/octet-stream', buffer: randomBytes(800_000) });
+  await packageDialog.getByRole('button', { name: 'Create and upload' }).click();
+  await expect(packageDialog).toBeHidden({ timeout: 30_000 });
+  await expect(page.locator('tr', { hasText: version }).getByTestId('firmware-state-ready')).toBeVisible();
 
   // Anna creates the campaign in the page: a canary, then one wave of three, any time.
-  await openCampaigns(page, anna.username, anna.password);
+  await page.goto('/manufacture/firmware?tab=campaigns');
   await expect(page.getByTestId('campaign-empty')).toBeVisible();
   await page.getByRole('button', { name: 'New campaign' }).click();
   const dialog = page.getByRole('dialog');
@@ -85,6 +100,17 @@ test('two people start a campaign; the canary goes first, a lift on a trip waits
   expect((await admin.control(busy.id, 'aging', { target: 'overall' })).status).toBe(200);
   await admin.waitForStatus(busy.id, (info) => info.status?.aging?.target === 'overall', 30_000);
 
+  // The operator sees it planned for its lifts, waiting for the maker's approval; the campaigns themselves stay the maker's.
+  const olgaPage = await secondBrowser(browser, url);
+  await signIn(olgaPage, olga.username, olga.password);
+  await olgaPage.waitForURL(/\/(dashboard|lift)\//);
+  await olgaPage.goto('/lift/firmware-updates');
+  const planned = updateRow(olgaPage, liftIds['DEMO-0001']!);
+  await expect(planned.getByTestId('firmware-update-outlook-awaitingApproval')).toBeVisible();
+  await expect(planned.getByTestId('firmware-update-version')).toContainText(version);
+  await expect(planned.getByTestId('firmware-update-when')).toContainText("Waits for the maker's approval");
+  expect((await (await LiftApi.on(url, olga.username, olga.password)).call('GET', '/auth/access/firmware/campaigns')).status).toBe(403);
+
   // Boris approves it in his browser.
   const borisPage = await secondBrowser(browser, url);
   await openCampaigns(borisPage, boris.username, boris.password);
@@ -108,6 +134,8 @@ test('two people start a campaign; the canary goes first, a lift on a trip waits
   }, 120_000, 250);
   expect(deferred.reason).toBe('inTrip');
   await expect(drawer.getByTestId(`campaign-reason-${deferred.liftId}`)).toContainText('The lift is on a trip or running a test');
+  // The operator's page says so too (it asks again every few seconds).
+  await expect(updateRow(olgaPage, deferred.liftId)).toContainText('The lift is on a trip or running a test', { timeout: 20_000 });
   expect((await admin.control(busy.id, 'aging', { target: 'stop' })).status).toBe(200);
 
   const ended = await until('the campaign done', async () => {
@@ -128,6 +156,14 @@ test('two people start a campaign; the canary goes first, a lift on a trip waits
   const failed = lifts.find((l) => l.deviceNo === 'DEMO-0003')!;
   await expect(drawer.getByTestId(`campaign-reason-${failed.liftId}`)).toContainText('The image is corrupted (SHA-256 mismatch)');
 
+  // The operator sees how it ended for each of its lifts, and each lift's logbook has it.
+  await olgaPage.getByTestId('firmware-updates-show-all').click();
+  await expect(updateRow(olgaPage, failed.liftId).getByTestId('firmware-update-outlook-failed')).toBeVisible({ timeout: 15_000 });
+  await expect(updateRow(olgaPage, failed.liftId)).toContainText('The image is corrupted (SHA-256 mismatch)');
+  await expect(updateRow(olgaPage, liftIds['DEMO-0001']!).getByTestId('firmware-update-outlook-done')).toBeVisible();
+  const logbook = await admin.call<{ list: { kind: string; data: Record<string, unknown> }[] }>('POST', '/auth/access/lift/logbook/page', { liftId: failed.liftId });
+  expect(logbook.result.list.filter((e) => e.kind === 'firmware').map((e) => [e.data.version, e.data.state, e.data.reason, e.data.campaignName])).toEqual([[version, 'failed', 'hashMismatch', 'Gentler stop']]);
+
   // The fleet list shows what each lift runs now.
   const fleet = await admin.lifts();
   expect(Object.fromEntries(fleet.map((l) => [l.deviceNo, l.firmware]))).toMatchObject({
@@ -141,4 +177,5 @@ test('two people start a campaign; the canary goes first, a lift on a trip waits
   await page.goto('/lift/list');
   await expect(page.locator('tr', { hasText: 'DEMO-0004' })).toContainText(version);
   await borisPage.context().close();
+  await olgaPage.context().close();
 });

@@ -115,6 +115,26 @@ export function createMakerOperator(admin: LiftApi, name: string): Promise<Maker
   return createMakerUser(admin, 'operator', name);
 }
 
+/**
+ * An operator organization (installation windows in its own time zone) holding `liftIds`,
+ * and an operator user of it: the lifts' operator, with no right on the maker's firmware.
+ */
+export async function createOperatorOf(admin: LiftApi, orgName: string, liftIds: string[], timeZone = 'Europe/Moscow'): Promise<{ username: string; password: string; orgId: string }> {
+  const org = await admin.call<{ id: string }>('POST', '/auth/access/system/orgs/create', { name: orgName, kind: 'operator', timeZone });
+  if (org.status !== 200) throw new Error(`create ${orgName}: ${org.status} ${org.code}`);
+  if (liftIds.length > 0) {
+    const assigned = await admin.call('POST', '/auth/access/system/orgs/assign-lifts', { orgId: org.result.id, liftIds });
+    if (assigned.status !== 200) throw new Error(`assign lifts to ${orgName}: ${assigned.status} ${assigned.code}`);
+  }
+  const roles = await admin.call<{ list: { id: string; name: string }[] }>('GET', '/auth/access/system/roles');
+  const role = roles.result.list.find((r) => r.name === 'operator')!;
+  const username = `oper${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const password = 'Tr1cky-Passw0rd-e2e';
+  const user = await admin.call('POST', '/auth/access/system/users/create', { username, name: 'Olga Operator', password, roleId: role.id, orgId: org.result.id });
+  if (user.status !== 200) throw new Error(`create operator user: ${user.status} ${user.code}`);
+  return { username, password, orgId: org.result.id };
+}
+
 /** A lift registered at the bench (in the maker's scope) and given broker credentials: its id, number, secret and broker. */
 export async function registerBenchLift(admin: LiftApi, prefix: string): Promise<{ liftId: string; deviceNo: string; secret: string; mqttUrl: string }> {
   const deviceNo = `${prefix}-${Date.now().toString(36).toUpperCase()}`;

@@ -42,6 +42,8 @@ export const APP_ROUTES: RouteEntry[] = [
       { path: '/lift/incidents/:incidentId', name: 'incidentDetail', component: 'IncidentDetail', meta: { title: 'menu.cloud.incidentDetail', permission: ['incident'], hideInMenu: true } },
       { path: '/lift/maintenance', name: 'maintenance', component: 'Maintenance', meta: { title: 'menu.cloud.maintenance', permission: ['incident'] } },
       { path: '/lift/maintenance/visit/:liftId', name: 'maintenanceVisit', component: 'MaintenanceVisit', meta: { title: 'menu.cloud.maintenanceVisit', permission: ['incident'], hideInMenu: true } },
+      // What the makers' firmware campaigns will do to the caller's lifts, and when (docs/firmware.md).
+      { path: '/lift/firmware-updates', name: 'firmwareUpdates', component: 'FirmwareUpdates', meta: { title: 'menu.cloud.firmwareUpdates', permission: ['lift'] } },
       { path: '/lift/group-config', name: 'groupConfig', component: 'GroupConfig', meta: { title: 'menu.cloud.groupConfig', permission: ['liftConfig'] } },
     ],
   },

@@ -74,6 +74,12 @@ export const PAGES: Record<string, LazyPage<ComponentType>> = {
       () => import('../../features/maintenance/components/visit-page.tsx'),
     ),
   ),
+  FirmwareUpdates: lazyPage(
+    withTexts(
+      ['lifts'],
+      () => import('../../features/firmware-updates/components/firmware-updates-page.tsx'),
+    ),
+  ),
   GroupConfig: lazyPage(
     withTexts(
       ['lifts', 'groupConfig'],

@@ -5,7 +5,7 @@ import type { ColumnsType } from 'antd/es/table/interface';
 import { firmwareReasonAdvice, firmwareReasonText } from '@liftlink/protocol';
 import { useLanguage } from '../../../lib/i18n/language.ts';
 import type { FirmwareCampaignLift } from '../api/campaign-api.ts';
-import { CampaignLiftStateTag } from './campaign-lift-state-tag.tsx';
+import { CampaignLiftStateTag } from '../../../components/firmware-update/campaign-lift-state-tag.tsx';
 import { StageName } from './campaign-stages.tsx';
 
 const TIME = 'YYYY-MM-DD HH:mm';

@@ -17,6 +17,7 @@ import { ConfigPanel } from './config-panel.tsx';
 import { IotPanel } from './iot-panel.tsx';
 import { AlarmDevicePanel } from './alarm-device-panel.tsx';
 import { ConditionCard } from './condition-card.tsx';
+import { FirmwareUpdateCard } from './firmware-update-card.tsx';
 import { LiftHeader } from './lift-header.tsx';
 import { LivePanels } from './live-panels.tsx';
 import { LogbookPanel } from './logbook-panel.tsx';
@@ -180,6 +181,7 @@ export default function LiftDetailPage({
           canDeclare={liftAllows(lift, 'incident.add')}
           canEnd={liftAllows(lift, 'incident.edit')}
         />
+        <FirmwareUpdateCard liftId={liftId} />
         <Tabs
           activeKey={tab}
           onChange={setTab}

@@ -88,6 +88,7 @@ const firmwareEnUS: Record<FirmwareKey, string> = {
   'firmware.campaign.waveSize': 'Wave size',
   'firmware.campaign.wavePause': 'Pause between stages (min)',
   'firmware.campaign.threshold': 'Failure threshold (%)',
+  'firmware.campaign.packageWithdrawn': 'Its package was withdrawn: nothing more is offered, and lifts that were offered it stay on their version.',
   'firmware.campaign.thresholdHelp':
     'The campaign pauses itself when a larger share of the ended updates failed',
   'firmware.campaign.window': 'Installation window',
@@ -141,17 +142,5 @@ const firmwareEnUS: Record<FirmwareKey, string> = {
   'firmware.campaign.done.pause': 'Campaign paused',
   'firmware.campaign.done.resume': 'Campaign resumed',
   'firmware.campaign.done.cancel': 'Campaign cancelled',
-  'firmware.state.waiting': 'Waiting',
-  'firmware.state.offered': 'Offered',
-  'firmware.state.queued': 'Queued',
-  'firmware.state.downloading': 'Downloading',
-  'firmware.state.verifying': 'Verifying',
-  'firmware.state.deferred': 'Deferred',
-  'firmware.state.installing': 'Installing',
-  'firmware.state.rebooting': 'Rebooting',
-  'firmware.state.done': 'Done',
-  'firmware.state.failed': 'Failed',
-  'firmware.state.rolledBack': 'Rolled back',
-  'firmware.state.cancelled': 'Cancelled',
 };
 export default firmwareEnUS;

@@ -88,6 +88,7 @@ const firmwareRuRU: Record<FirmwareKey, string> = {
   'firmware.campaign.waveSize': 'Размер волны',
   'firmware.campaign.wavePause': 'Пауза между этапами (мин)',
   'firmware.campaign.threshold': 'Порог сбоев (%)',
+  'firmware.campaign.packageWithdrawn': 'Пакет отозван: больше ничего не предлагается, лифты, получившие предложение, остаются на своей версии.',
   'firmware.campaign.thresholdHelp':
     'Кампания встанет на паузу, если доля неудачных среди завершённых обновлений выше',
   'firmware.campaign.window': 'Окно установки',
@@ -141,17 +142,5 @@ const firmwareRuRU: Record<FirmwareKey, string> = {
   'firmware.campaign.done.pause': 'Кампания на паузе',
   'firmware.campaign.done.resume': 'Кампания продолжена',
   'firmware.campaign.done.cancel': 'Кампания отменена',
-  'firmware.state.waiting': 'Ждёт',
-  'firmware.state.offered': 'Предложено',
-  'firmware.state.queued': 'В очереди',
-  'firmware.state.downloading': 'Загрузка',
-  'firmware.state.verifying': 'Проверка',
-  'firmware.state.deferred': 'Отложено',
-  'firmware.state.installing': 'Установка',
-  'firmware.state.rebooting': 'Перезагрузка',
-  'firmware.state.done': 'Готово',
-  'firmware.state.failed': 'Сбой',
-  'firmware.state.rolledBack': 'Откат',
-  'firmware.state.cancelled': 'Отменено',
 };
 export default firmwareRuRU;

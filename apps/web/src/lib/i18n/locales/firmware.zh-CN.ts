@@ -83,6 +83,7 @@ const firmwareZhCN = {
   'firmware.campaign.waveSize': '每批数量',
   'firmware.campaign.wavePause': '阶段间隔（分钟）',
   'firmware.campaign.threshold': '失败阈值（%）',
+  'firmware.campaign.packageWithdrawn': '升级包已撤回：不再向任何设备提供，已收到的设备保持原版本。',
   'firmware.campaign.thresholdHelp': '已结束的升级中失败比例超过此值时，活动自动暂停',
   'firmware.campaign.window': '安装时段',
   'firmware.campaign.anyTime': '任何时间',
@@ -135,18 +136,6 @@ const firmwareZhCN = {
   'firmware.campaign.done.pause': '活动已暂停',
   'firmware.campaign.done.resume': '活动已继续',
   'firmware.campaign.done.cancel': '活动已取消',
-  'firmware.state.waiting': '等待',
-  'firmware.state.offered': '已推送',
-  'firmware.state.queued': '排队中',
-  'firmware.state.downloading': '下载中',
-  'firmware.state.verifying': '校验中',
-  'firmware.state.deferred': '推迟',
-  'firmware.state.installing': '安装中',
-  'firmware.state.rebooting': '重启中',
-  'firmware.state.done': '完成',
-  'firmware.state.failed': '失败',
-  'firmware.state.rolledBack': '已回滚',
-  'firmware.state.cancelled': '已取消',
 };
 export type FirmwareKey = keyof typeof firmwareZhCN;
 export default firmwareZhCN;
