@@ -294,7 +294,7 @@ describe.each(DB_KINDS)('firmware campaigns on %s', (kind) => {
     await until('the canary offered', async () => ((await liftsOf(running.id))[0]?.state === 'offered' ? true : null), 30_000);
     const withdrawn = await author.post('/auth/access/firmware/packages/withdraw', { id: pkg.id });
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
-    expect(await get(running.id)).toMatchObject({ state: 'cancelled', endedAt: expect.any(String) });
+    expect(await get(running.id)).toMatchObject({ state: 'cancelled', packageState: 'withdrawn', endedAt: expect.any(String) });
     expect((await liftsOf(running.id)).map((l) => l.state)).toEqual(['offered', 'cancelled']);
     const [audit] = await t.database.sql.query<{ detail: Record<string, unknown> }>(
       `select detail from audit_log where target_id = $1 and action = 'firmware.campaignCancel'`,

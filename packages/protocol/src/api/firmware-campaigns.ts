@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FIRMWARE_STATES } from '../device/firmware.ts';
 import { DEVICE_KINDS, deviceKindSchema } from '../device/kinds.ts';
 import { firmwareSchema } from '../mqtt/wire.ts';
+import { FIRMWARE_PACKAGE_STATES } from './firmware.ts';
 import { timeZoneOffsetMinutes } from '../time-zone.ts';
 import { dateTimeSchema, listOf } from './envelope.ts';
 
@@ -142,6 +143,8 @@ export const firmwareCampaignSchema = z.strictObject({
   orgId: z.string(),
   packageId: z.string(),
   packageVersion: z.string(),
+  /** The package's state now: a withdrawn one ended the campaign (docs/firmware.md). */
+  packageState: z.enum(FIRMWARE_PACKAGE_STATES),
   state: z.enum(CAMPAIGN_STATES),
   pauseReason: z.enum(CAMPAIGN_PAUSE_REASONS).nullable(),
   selection: firmwareCampaignSelectionSchema,

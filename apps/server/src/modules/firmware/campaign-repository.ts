@@ -6,6 +6,7 @@ import type {
   FirmwareCampaign,
   FirmwareCampaignLift,
   FirmwareCampaignSelection,
+  FirmwarePackageState,
 } from '@liftlink/protocol';
 import { campaignFailurePercent, FAILED_CAMPAIGN_LIFT_STATES } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
@@ -75,6 +76,7 @@ interface CampaignRow {
   org_id: string;
   package_id: string;
   package_version: string;
+  package_state: FirmwarePackageState;
   state: CampaignState;
   pause_reason: 'manual' | 'failureThreshold' | null;
   selection: FirmwareCampaignSelection;
@@ -91,7 +93,7 @@ interface CampaignRow {
   ended_at: Date | null;
 }
 
-const CAMPAIGN_COLUMNS = `c.*, p.version as package_version`;
+const CAMPAIGN_COLUMNS = `c.*, p.version as package_version, p.state as package_state`;
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
@@ -138,6 +140,7 @@ function toView(r: CampaignRow, stages: CampaignStage[]): FirmwareCampaign {
     orgId: r.org_id,
     packageId: r.package_id,
     packageVersion: r.package_version,
+    packageState: r.package_state,
     state: r.state,
     pauseReason: r.pause_reason,
     selection: json(r.selection),

@@ -62,6 +62,14 @@ export function CampaignDrawer({
               description={t('firmware.campaign.thresholdHelp')}
             />
           ) : null}
+          {campaign.packageState === 'withdrawn' ? (
+            <Alert
+              type="warning"
+              showIcon
+              title={t('firmware.campaign.packageWithdrawn')}
+              data-testid="campaign-package-withdrawn"
+            />
+          ) : null}
           <CampaignActions campaign={campaign} />
           <CampaignProgress stages={campaign.stages} />
           <Descriptions size="small" column={1} className="campaign-facts">

@@ -112,6 +112,18 @@ describe('firmware campaigns', { timeout: 30_000 }, () => {
     expect(within(drawer).getByTestId('campaign-cancel')).toBeEnabled();
   });
 
+  it('says a campaign ended because its package was withdrawn, and offers no action', async () => {
+    const ended = campaignOf({ state: 'cancelled', packageState: 'withdrawn' });
+    serve([ended]);
+    renderAt(<FirmwarePage />, { path: AT_CAMPAIGNS, session: adminSession() });
+    const { drawer } = await openCampaign(ended);
+    expect(within(drawer).getByTestId('campaign-package-withdrawn')).toHaveTextContent(
+      'Its package was withdrawn: nothing more is offered',
+    );
+    expect(within(drawer).queryByTestId('campaign-cancel')).toBeNull();
+    expect(within(drawer).queryByTestId('campaign-approve')).toBeNull();
+  });
+
   it('approves another person’s campaign; a refusal is shown translated', async () => {
     const theirs = campaignOf({ state: 'awaitingApproval' });
     serve([theirs]);

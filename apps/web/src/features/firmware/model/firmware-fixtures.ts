@@ -58,6 +58,7 @@ export const campaignOf = (extra: Partial<FirmwareCampaign> = {}): FirmwareCampa
   orgId: 'org-1',
   packageId: PACKAGE_ID,
   packageVersion: '2.0.0',
+  packageState: 'ready',
   state: 'running',
   pauseReason: null,
   selection: {},
