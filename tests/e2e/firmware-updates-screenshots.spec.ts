@@ -145,6 +145,14 @@ for (const language of SCREENSHOT_LANGUAGES) {
           await card.screenshot({ path: name(`${what}-card`) });
         }
 
+        // DEMO-0003's logbook: the finished campaign's failed update, in words.
+        await page.locator('.lift-detail-tabs [data-node-key="logbook"]').click();
+        const entry = page.getByTestId('logbook').locator('[data-kind="firmware"]').first();
+        await expect(entry).toBeVisible();
+        await settle(page);
+        await entry.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: name('7-logbook') });
+
         // An operator whose lifts have no update.
         await page.evaluate(() => {
           localStorage.removeItem('liftlink.token');

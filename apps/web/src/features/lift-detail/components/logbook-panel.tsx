@@ -180,7 +180,8 @@ export function LogbookPanel({ liftId, deviceNo, canExport }: Props) {
         size="small"
         loading={log.isFetching && !log.data}
         dataSource={log.data?.list ?? []}
-        scroll={phone ? undefined : { x: 'max-content' }}
+        // At least this wide (narrower: it scrolls); the summary column wraps in what is left.
+        scroll={phone ? undefined : { x: 900 }}
         locale={{
           emptyText: log.isError
             ? t('lift.loadFailed')
