@@ -27,6 +27,8 @@ import { dateTimeSchema, listOf } from './envelope.ts';
 
 export const CAMPAIGN_STATES = ['awaitingApproval', 'running', 'paused', 'done', 'cancelled'] as const;
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
+/** The states of a campaign that has not ended: its lifts are taken, it may still offer. */
+export const OPEN_CAMPAIGN_STATES: readonly CampaignState[] = ['awaitingApproval', 'running', 'paused'];
 /** Why a campaign is paused: a person paused it, or its failures passed the threshold. */
 export const CAMPAIGN_PAUSE_REASONS = ['manual', 'failureThreshold'] as const;
 export type CampaignPauseReason = (typeof CAMPAIGN_PAUSE_REASONS)[number];

@@ -8,7 +8,7 @@ import type {
   FirmwareCampaignSelection,
   FirmwarePackageState,
 } from '@liftlink/protocol';
-import { campaignFailurePercent, FAILED_CAMPAIGN_LIFT_STATES } from '@liftlink/protocol';
+import { campaignFailurePercent, FAILED_CAMPAIGN_LIFT_STATES, OPEN_CAMPAIGN_STATES } from '@liftlink/protocol';
 import type { SqlExecutor } from '../../db/client.ts';
 
 /**
@@ -37,9 +37,9 @@ export async function selectLifts(
         and ($5::uuid[] is null or l.operator_org_id = any($5::uuid[]))
         and ($6::uuid[] is null or l.id = any($6::uuid[]))
         and not exists (select 1 from firmware_campaign_lifts cl join firmware_campaigns c on c.id = cl.campaign_id
-                         where cl.lift_id = l.id and c.state in ('awaitingApproval', 'running', 'paused'))
+                         where cl.lift_id = l.id and c.state = any($7::text[]))
       order by l.device_no`,
-    [o.orgId, o.kinds, o.version, fromVersions ?? null, operatorOrgIds ?? null, liftIds ?? null],
+    [o.orgId, o.kinds, o.version, fromVersions ?? null, operatorOrgIds ?? null, liftIds ?? null, OPEN_CAMPAIGN_STATES],
   );
 }
 
@@ -94,7 +94,7 @@ interface CampaignRow {
 }
 
 const CAMPAIGN_COLUMNS = `c.*, p.version as package_version, p.state as package_state`;
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+export const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
 /** Per stage: how many lifts wait, are on their way, ended done, failed or cancelled. */
@@ -250,8 +250,8 @@ export const runningCampaigns = (sql: SqlExecutor) =>
 export const openCampaignsOfPackage = (sql: SqlExecutor, packageId: string) =>
   sql.query<CampaignRow>(
     `select ${CAMPAIGN_COLUMNS} from firmware_campaigns c join firmware_packages p on p.id = c.package_id
-      where c.package_id = $1 and c.state in ('awaitingApproval', 'running', 'paused') order by c.created_at`,
-    [packageId],
+      where c.package_id = $1 and c.state = any($2::text[]) order by c.created_at`,
+    [packageId, OPEN_CAMPAIGN_STATES],
   );
 
 /** Each lift's state in the campaign, with when its update ended. */

@@ -6,6 +6,7 @@ import {
   FAILED_CAMPAIGN_LIFT_STATES,
   isFinalCampaignLiftState,
   nextCampaignWindow,
+  OPEN_CAMPAIGN_STATES,
   type CampaignState,
   type FirmwareCampaign,
   type FirmwareCampaignCreate,
@@ -98,7 +99,7 @@ const FROM: Record<Action, CampaignState[]> = {
   approve: ['awaitingApproval'],
   pause: ['running'],
   resume: ['paused'],
-  cancel: ['awaitingApproval', 'running', 'paused'],
+  cancel: [...OPEN_CAMPAIGN_STATES],
 };
 
 /**

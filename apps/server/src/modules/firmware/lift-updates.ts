@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  FINAL_FIRMWARE_STATES,
   isOpenLiftUpdate,
   LIFT_FIRMWARE_UPDATE_HISTORY_DAYS,
   LIFT_FIRMWARE_UPDATE_LIST_MAX,
   liftFirmwareUpdateListSchema,
   liftFirmwareUpdateQuerySchema,
   nextCampaignWindow,
+  OPEN_CAMPAIGN_STATES,
   responsesOf,
   type CampaignLiftState,
   type CampaignPauseReason,
@@ -18,7 +20,7 @@ import { ok } from '../../lib/errors.ts';
 import type { AuthContext } from '../../types.ts';
 import { liftFilter } from '../access/policy.ts';
 import { ownedLift } from '../lifts/scope.ts';
-import { LIFT_JOIN, LIFT_STATE } from './campaign-repository.ts';
+import { iso, LIFT_JOIN, LIFT_STATE } from './campaign-repository.ts';
 
 /**
  * The firmware updates of the lifts a user reaches (docs/firmware.md, "What operators see";
@@ -57,7 +59,7 @@ interface Row {
 }
 
 async function liftUpdateRows(sql: SqlExecutor, auth: AuthContext, liftId: string | null): Promise<Row[]> {
-  const scope = liftFilter(auth, 3, 'lift.query');
+  const scope = liftFilter(auth, 5, 'lift.query');
   return sql.query<Row>(
     `select cl.lift_id, l.device_no, nullif(l.alias, '') as alias, op.name as operator_org_name, mk.name as maker_org_name,
             c.id as campaign_id, c.name as campaign_name, c.state as campaign_state, c.pause_reason, c.plan, c.current_stage, c.next_stage_at,
@@ -75,16 +77,14 @@ async function liftUpdateRows(sql: SqlExecutor, auth: AuthContext, liftId: strin
        left join organizations op on op.id = l.operator_org_id
       where ${scope.where} and l.device_no is not null
         and ($1::uuid is null or l.id = $1)
-        and (c.state in ('awaitingApproval', 'running', 'paused')
-             or (cl.offered_at is not null and (u.state is null or u.state not in ('done', 'failed', 'rolledBack')))
+        and (c.state = any($3::text[])
+             or (cl.offered_at is not null and (u.state is null or u.state <> all($4::text[])))
              or coalesce(u.updated_at, cl.cancelled_at, c.ended_at, c.created_at) > now() - make_interval(days => $2))
-      order by coalesce(u.updated_at, cl.cancelled_at, cl.offered_at, c.created_at) desc
+      order by updated_at desc
       limit ${LIFT_FIRMWARE_UPDATE_LIST_MAX}`,
-    [liftId, LIFT_FIRMWARE_UPDATE_HISTORY_DAYS, ...(scope.param ? [scope.param] : [])],
+    [liftId, LIFT_FIRMWARE_UPDATE_HISTORY_DAYS, OPEN_CAMPAIGN_STATES, FINAL_FIRMWARE_STATES, ...(scope.param ? [scope.param] : [])],
   );
 }
-
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 function toView(r: Row, now: Date): LiftFirmwareUpdate {
   const plan = typeof r.plan === 'string' ? (JSON.parse(r.plan) as CampaignPlan) : r.plan;

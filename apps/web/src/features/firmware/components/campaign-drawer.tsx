@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { LoadError } from '../../../components/charts/data-state.tsx';
 import { useLanguage } from '../../../lib/i18n/language.ts';
 import { useCampaign, useCampaignLifts, type FirmwareCampaign } from '../api/campaign-api.ts';
-import { campaignIsLive, formatPercent, hourText } from '../model/campaign-model.ts';
+import { clockHour } from '../../../components/firmware-update/lift-update-model.ts';
+import { campaignIsLive, formatPercent } from '../model/campaign-model.ts';
 import { CampaignActions } from './campaign-actions.tsx';
 import { CampaignLiftsTable } from './campaign-lifts-table.tsx';
 import { CampaignProgress } from './campaign-progress.tsx';
@@ -86,8 +87,8 @@ export function CampaignDrawer({
                 <span>
                   {campaign.plan.window
                     ? t('firmware.campaign.windowHours', {
-                        start: hourText(campaign.plan.window.startHour),
-                        end: hourText(campaign.plan.window.endHour),
+                        start: clockHour(campaign.plan.window.startHour),
+                        end: clockHour(campaign.plan.window.endHour),
                       })
                     : t('firmware.campaign.windowAny')}
                 </span>

@@ -9,11 +9,11 @@ import {
   campaignWindowSchema,
 } from '@liftlink/protocol';
 import { zodRule } from '../../../lib/zod-rule.ts';
-import { hourText } from '../model/campaign-model.ts';
+import { clockHour } from '../../../components/firmware-update/lift-update-model.ts';
 
 const plan = campaignPlanSchema.shape;
 const windowShape = campaignWindowSchema.shape;
-const HOURS = Array.from({ length: 24 }, (_, hour) => ({ value: hour, label: hourText(hour) }));
+const HOURS = Array.from({ length: 24 }, (_, hour) => ({ value: hour, label: clockHour(hour) }));
 
 /**
  * The rollout plan of "New campaign": canary count, wave size, pause, failure threshold and

@@ -204,6 +204,3 @@ export function formatPercent(percent: number, language: string): string {
     percent / 100,
   );
 }
-
-/** An hour of the day as a clock time, "02:00". */
-export const hourText = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
