@@ -46,13 +46,17 @@ function answerCommands(entry: (typeof clients)[number]): void {
 async function connect(url: string, lifts: FleetLift[], status: unknown): Promise<number> {
   const started = Date.now();
   const batch = 500;
+  // The lifts keep the request's order, not the order their CONNACKs came in: `ingest` and
+  // `push` take the first n, and the benchmark watches and counts exactly those lifts (with a
+  // cluster the CONNACKs of a batch come back shuffled).
+  const base = clients.length;
   for (let i = 0; i < lifts.length; i += batch) {
     await Promise.all(
-      lifts.slice(i, i + batch).map(async (lift) => {
+      lifts.slice(i, i + batch).map(async (lift, j) => {
         const client = await RawLift.connect(lift.url ?? url, { clientId: lift.deviceNo, username: lift.deviceNo, password: lift.secret, keepaliveSeconds: 120 });
         const entry: (typeof clients)[number] = { lift, client, seq: 0 };
         client.onClose = () => (entry.closedAt = Date.now());
-        clients.push(entry);
+        clients[base + i + j] = entry;
         answerCommands(entry);
         const session = BOOT + ++entry.seq;
         // Pipelined, as a lift does after CONNACK: subscribe, presence, first status.
@@ -102,7 +106,7 @@ async function ingest(n: number, perLift: number, window: number, firstSeq: numb
  * 5 s after the last) and whether its connection ended: a lift whose events never arrive
  * was cut off or blocked, or the broker lost what it acknowledged.
  */
-async function push(n: number, everyMs: number, durationMs: number, firstSeq: number): Promise<{ sent: number; acked: number; failed: number; unacked: { deviceNo: string; sent: number; acked: number; failed: number; closedAt?: number }[] }> {
+async function push(n: number, everyMs: number, durationMs: number, firstSeq: number): Promise<{ sent: number; acked: number; failed: number; deviceNos: string[]; unacked: { deviceNo: string; sent: number; acked: number; failed: number; closedAt?: number }[] }> {
   let sent = 0;
   let seq = firstSeq;
   const pushing = clients.slice(0, n).map((entry) => ({ entry, sent: 0, acked: 0, failed: 0 }));
@@ -120,7 +124,7 @@ async function push(n: number, everyMs: number, durationMs: number, firstSeq: nu
   for (const end = Date.now() + 5_000; !settled() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
   const sum = (k: 'acked' | 'failed') => pushing.reduce((t, p) => t + p[k], 0);
   const unacked = pushing.filter((p) => p.acked < p.sent).map((p) => ({ deviceNo: p.entry.lift.deviceNo, sent: p.sent, acked: p.acked, failed: p.failed, closedAt: p.entry.closedAt }));
-  return { sent, acked: sum('acked'), failed: sum('failed'), unacked };
+  return { sent, acked: sum('acked'), failed: sum('failed'), deviceNos: pushing.map((p) => p.entry.lift.deviceNo), unacked };
 }
 
 process.on('message', (msg: FleetRequest) => {

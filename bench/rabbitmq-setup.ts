@@ -3,11 +3,9 @@
  * ready for a large fleet: lift accounts in bulk, and each node's memory watermark as on a
  * production node.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
-import { RABBITMQ_SBIN } from '../apps/server/test/support/broker-cluster.ts';
+import os from 'node:os';
 import { MQTT_VHOST, liftPermissions } from '../apps/server/src/modules/broker/rabbitmq-names.ts';
 
 /** RabbitMQ's stored form of a password (rabbit_password_hashing_sha256): base64(salt ++ sha256(salt ++ password)). */
@@ -120,24 +118,14 @@ export async function nodePids(
 }
 
 /**
- * Sets every node's memory high watermark (absolute bytes) at run time. The test cluster
- * caps each node at 1 GB, where RabbitMQ blocks every publishing connection; a production
- * node keeps the default, 0.4 of its own memory.
+ * Each node's memory high watermark for a benchmark: RabbitMQ's default (0.4 of a node's
+ * memory) of a node with a third of this machine, or BENCH_RABBITMQ_WATERMARK_GIB. The test
+ * cluster's 1 GB would block every publishing connection long before 20,000 lifts are in
+ * (docs/operations.md 7.1).
  */
-export async function setMemoryWatermark(
-  apiUrl: string,
-  admin: { username: string; password: string },
-  bytes: number,
-): Promise<void> {
-  for (const { name } of await nodesInfo(apiUrl, admin)) {
-    const env = nodeProcess(name)?.env;
-    if (!env) throw new Error(`no process of RabbitMQ node ${name} found`);
-    execFileSync(
-      path.join(RABBITMQ_SBIN, 'rabbitmqctl'),
-      ['-q', '-n', name, 'set_vm_memory_high_watermark', 'absolute', String(bytes)],
-      { env, timeout: 60_000 },
-    );
-  }
+export function benchMemoryWatermarkBytes(): number {
+  const gib = process.env.BENCH_RABBITMQ_WATERMARK_GIB;
+  return gib ? Math.round(Number(gib) * 2 ** 30) : Math.round((os.totalmem() / 3) * 0.4);
 }
 
 /**

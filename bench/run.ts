@@ -46,7 +46,7 @@ import { ADMIN_PASSWORD } from '../apps/server/test/helpers.ts';
 import { rabbitmqMissing, rabbitmqServerEnv, startBrokerCluster, type BrokerCluster } from '../apps/server/test/support/broker-cluster.ts';
 import { rabbitmqBrokerAdmin } from '../apps/server/src/modules/broker/rabbitmq-admin.ts';
 import { RabbitApi } from '../apps/server/src/modules/broker/rabbitmq-api.ts';
-import { importLiftAccounts, nodePids, nodesInfo, setMemoryWatermark, watchAlarms } from './rabbitmq-setup.ts';
+import { benchMemoryWatermarkBytes, importLiftAccounts, nodePids, nodesInfo, watchAlarms } from './rabbitmq-setup.ts';
 import type { FleetRequest } from './lift-fleet.ts';
 import { sampleStatus, startFleet } from './fleet-process.ts';
 import { cpuMs, cpuMsByName } from './cpu.ts';
@@ -201,7 +201,10 @@ async function pushLatencies(
       return socket;
     }),
   );
-  const { sent, acked, unacked } = await ask<{ sent: number; acked?: number; unacked?: unknown[] }>({ op: 'push', lifts: PUSH_LIFTS, everyMs: PUSH_EVERY_MS, durationMs: PUSH_MS, firstSeq: 9_000_000_000 });
+  const { sent, acked, unacked, deviceNos } = await ask<{ sent: number; acked?: number; unacked?: unknown[]; deviceNos: string[] }>({ op: 'push', lifts: PUSH_LIFTS, everyMs: PUSH_EVERY_MS, durationMs: PUSH_MS, firstSeq: 9_000_000_000 });
+  // The browsers watch (and pushStored counts) these lifts: any other pushing lift would read as lost events.
+  const watched = lifts.slice(0, PUSH_LIFTS).map((l) => l.deviceNo);
+  if (deviceNos.join() !== watched.join()) throw new Error(`the pushing lifts ${deviceNos.join(',')} are not the watched ones ${watched.join(',')}`);
   // Every delivery, or 10 s after the last event: what is missing then is reported as missing.
   await until('pushes delivered', () => latencies.length >= sent * BROWSERS, 10_000, 50).catch(() => undefined);
   for (const socket of sockets) socket.close();
@@ -251,12 +254,9 @@ async function runMode(mode: Mode): Promise<Result> {
       const db = await openPostgres(scratch.url);
       cleanup.push(() => db.close());
       lifts = await prepare(db, LIFTS);
-      cluster = await startBrokerCluster('rabbitmq');
+      const watermark = benchMemoryWatermarkBytes();
+      cluster = await startBrokerCluster('rabbitmq', { memoryWatermarkBytes: watermark });
       cleanup.push(() => cluster!.destroy());
-      // Three nodes share this machine: each gets RabbitMQ's default watermark (0.4 of the
-      // memory) of a node with a third of it, or BENCH_RABBITMQ_WATERMARK_GIB.
-      const watermark = process.env.BENCH_RABBITMQ_WATERMARK_GIB ? Math.round(Number(process.env.BENCH_RABBITMQ_WATERMARK_GIB) * 2 ** 30) : Math.round((os.totalmem() / 3) * 0.4);
-      await setMemoryWatermark(cluster.apiUrls[0]!, cluster.server, watermark);
       log(`${mode}: cluster formed, memory watermark ${Math.round(watermark / 2 ** 20)} MiB per node`);
       // The accounts in bulk (a definitions import), one lift through the server's own
       // broker admin (management API) as a check of that path.

@@ -326,7 +326,7 @@ interface RabbitPorts {
   api: number;
 }
 
-function rabbitConf(p: RabbitPorts, nodes: string[], server: BrokerAccount): string {
+function rabbitConf(p: RabbitPorts, nodes: string[], server: BrokerAccount, memoryWatermarkBytes: number): string {
   return [
     `listeners.tcp.1 = 127.0.0.1:${p.amqp}`,
     `mqtt.listeners.tcp.1 = 127.0.0.1:${p.mqtt}`,
@@ -351,7 +351,8 @@ function rabbitConf(p: RabbitPorts, nodes: string[], server: BrokerAccount): str
     ...nodes.map((n, i) => `cluster_formation.classic_config.nodes.${i + 1} = ${n}`),
     'cluster_formation.randomized_startup_delay_range.min = 0',
     'cluster_formation.randomized_startup_delay_range.max = 1',
-    'vm_memory_high_watermark.absolute = 1GB',
+    // In the configuration, not set at run time: a node that restarts keeps it.
+    `vm_memory_high_watermark.absolute = ${memoryWatermarkBytes}`,
     'disk_free_limit.absolute = 50MB',
     'loopback_users = none',
     'log.console = true',
@@ -388,7 +389,7 @@ function accountsOf(api: RabbitApi): { set(accounts: BrokerAccount[]): Promise<v
   };
 }
 
-async function startRabbit(accounts: BrokerAccount[], server: BrokerAccount): Promise<BrokerCluster> {
+async function startRabbit(accounts: BrokerAccount[], server: BrokerAccount, memoryWatermarkBytes: number): Promise<BrokerCluster> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-rabbitmq-'));
   const tag = `ll${randomBytes(3).toString('hex')}`;
   const nodes = [1, 2, 3].map((i) => `${tag}n${i}@localhost`);
@@ -418,7 +419,7 @@ async function startRabbit(accounts: BrokerAccount[], server: BrokerAccount): Pr
     const base = path.join(dir, `n${i + 1}`);
     mkdirSync(base, { recursive: true });
     const conf = path.join(base, 'rabbitmq.conf');
-    writeFileSync(conf, rabbitConf(ports[i]!, nodes, server));
+    writeFileSync(conf, rabbitConf(ports[i]!, nodes, server, memoryWatermarkBytes));
     return {
       ...common,
       RABBITMQ_NODENAME: nodes[i],
@@ -529,17 +530,25 @@ export function rabbitmqServerEnv(cluster: BrokerCluster): Record<string, string
 }
 
 /** Starts a three-node cluster of the given kind, formed and serving MQTT on every node. */
-export async function startBrokerCluster(kind: BrokerKind, opts: { accounts?: BrokerAccount[] } = {}): Promise<BrokerCluster> {
+export async function startBrokerCluster(
+  kind: BrokerKind,
+  opts: {
+    accounts?: BrokerAccount[];
+    /** RabbitMQ: each node's memory high watermark, where it blocks every publisher. 1 GB for the tests; a benchmark's large fleet needs more. */
+    memoryWatermarkBytes?: number;
+  } = {},
+): Promise<BrokerCluster> {
   const server: BrokerAccount = { username: 'liftlink-server', password: `pw-${randomBytes(12).toString('hex')}`, server: true };
   const accounts = opts.accounts ?? [];
+  const watermark = opts.memoryWatermarkBytes ?? 10 ** 9;
   if (kind === 'nats') return startNats(accounts, server);
   try {
-    return await startRabbit(accounts, server);
+    return await startRabbit(accounts, server, watermark);
   } catch (err) {
     // Now and then a node's management plugin fails to start while the cluster forms (seen
     // with several clusters and test servers starting side by side); a fresh cluster on
     // other ports and data is what an operator would start next.
     process.stderr.write(`RabbitMQ cluster did not form, starting a fresh one: ${(err as Error).message.slice(0, 300)}\n`);
-    return startRabbit(accounts, server);
+    return startRabbit(accounts, server, watermark);
   }
 }
