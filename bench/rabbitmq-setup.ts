@@ -7,6 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import { MQTT_VHOST, liftPermissions } from '../apps/server/src/modules/broker/rabbitmq-names.ts';
+import { liftRightsVersion } from '../apps/server/src/modules/broker/lift-rights.ts';
+import type { SqlExecutor } from '../apps/server/src/db/client.ts';
 
 /** RabbitMQ's stored form of a password (rabbit_password_hashing_sha256): base64(salt ++ sha256(salt ++ password)). */
 function passwordHash(password: string): string {
@@ -61,6 +63,18 @@ export async function importLiftAccounts(
     });
     if (!res.ok) throw new Error(`RabbitMQ definitions import: ${res.status} ${await res.text()}`);
   }
+}
+
+/**
+ * Records that the lift accounts have today's rights (importLiftAccounts writes them), as a
+ * server that issued them itself would have: else its first start gives every lift its rights
+ * again, one management API request per lift (minutes for 20,000; lift-rights.ts).
+ */
+export async function recordLiftRightsCurrent(sql: SqlExecutor): Promise<void> {
+  await sql.query(
+    `insert into broker_lift_rights (broker, version) values ('rabbitmq', $1) on conflict (broker) do update set version = excluded.version`,
+    [liftRightsVersion()],
+  );
 }
 
 interface NodeInfo {

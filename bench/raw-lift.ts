@@ -8,7 +8,7 @@
  * bytes either way; a cheaper generator leaves the cores to the system under test.
  */
 import net from 'node:net';
-import { REFUSED_CONNACK_CODES, ReconnectBackoff } from '@liftlink/protocol';
+import { REFUSED_CONNACK_CODES, ReconnectBackoff, parseBrokerAddress } from '@liftlink/protocol';
 
 const CONNECT = 0x10;
 const CONNACK = 0x20;
@@ -202,6 +202,25 @@ export class RawLift {
     this.socket.destroy();
   }
 
+  /**
+   * The network between lift and broker is gone: nothing more is sent or read on this
+   * connection, but the socket stays open, so the broker does not learn of it (no FIN, no
+   * RST) until the lift logs in again with the same client id and the broker ends the old
+   * connection (a session takeover). Then the socket is freed.
+   */
+  abandon(): void {
+    this.onClose = null;
+    this.onMessage = null;
+    if (this.pinger) clearInterval(this.pinger);
+    this.pinger = null;
+    this.socket.pause();
+    this.socket.removeAllListeners('data');
+    this.socket.on('end', () => this.socket.destroy());
+    // A paused socket notices the broker's FIN only when it reads: read and drop.
+    this.socket.on('data', () => {});
+    this.socket.resume();
+  }
+
   private read(chunk: Buffer): void {
     let data = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
     for (;;) {
@@ -270,18 +289,26 @@ export interface ReconnectingLiftHooks {
  * A lift that stays connected as a real one does: the first connection at once (power-on),
  * then every lost connection and failed try waits as `ReconnectBackoff` of
  * @liftlink/protocol says (the lifts' rule itself, not a copy), refused ones included.
+ * A broker address that lists a cluster's nodes (`parseBrokerAddress`) is tried node after
+ * node, one per try, as docs/protocol.md 1.1 says of a lift.
  */
 export class ReconnectingLift {
   /** The connection while there is one. */
   lift: RawLift | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly nodes: string[];
+  private nextNode = 0;
+  /** Until then the lift's network is down: its tries fail at once (no route), as they would at TCP. */
+  private offlineUntil = 0;
 
   constructor(
-    private readonly url: string,
+    address: string,
     private readonly hooks: ReconnectingLiftHooks,
     readonly backoff: ReconnectBackoff = new ReconnectBackoff(),
-  ) {}
+  ) {
+    this.nodes = parseBrokerAddress(address).servers.map((s) => `mqtt://${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}`);
+  }
 
   /** Power-on: the first try at once. */
   start(): void {
@@ -297,6 +324,26 @@ export class ReconnectingLift {
     this.lift = null;
   }
 
+  /**
+   * The lift's network goes away for `outageMs` (a cellular or uplink outage): the lift learns
+   * of it at once (its modem drops), leaves its connection behind as it is (the broker still
+   * holds it, `RawLift.abandon`) and reconnects by the rule; the tries before the network is
+   * back fail as a TCP connect with no route would.
+   */
+  cutNetwork(outageMs: number): void {
+    if (this.stopped) return;
+    this.offlineUntil = Date.now() + outageMs;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const old = this.lift;
+    this.lift = null;
+    if (old) {
+      old.abandon();
+      this.hooks.onLost?.();
+    }
+    this.later(false);
+  }
+
   private later(refused: boolean): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => this.attempt(), this.backoff.nextDelayMs(Date.now(), refused));
@@ -306,7 +353,13 @@ export class ReconnectingLift {
     this.timer = null;
     if (this.stopped) return;
     this.hooks.onTry?.();
-    RawLift.connect(this.url, this.hooks.options()).then(
+    if (Date.now() < this.offlineUntil) {
+      this.hooks.onFailed?.(new Error('network unreachable'));
+      this.later(false);
+      return;
+    }
+    const url = this.nodes[this.nextNode++ % this.nodes.length]!;
+    RawLift.connect(url, this.hooks.options()).then(
       (lift) => {
         if (this.stopped) return lift.destroy();
         this.lift = lift;

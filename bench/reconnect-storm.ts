@@ -13,6 +13,16 @@
  *   mosquitto: PostgreSQL (a scratch database) + a private Mosquitto with dynamic security
  *              and an account per lift + the server (MQTT_URL); the broker is killed
  *              (SIGKILL) and started again.
+ *   rabbitmq:  PostgreSQL (a scratch database) + a private three-node RabbitMQ cluster
+ *              (BROKER=rabbitmq, docs/operations.md 15) with an account per lift + the
+ *              server; each lift's broker address lists the three nodes, starting at node
+ *              i mod 3, and it tries them in turn. The cluster stays up; the lifts' network
+ *              goes away for BENCH_OUTAGE_S (10) seconds and comes back: every lift leaves
+ *              its connection behind as it is (the broker still holds it) and reconnects by
+ *              the rule, its tries failing until the network is back; the broker ends each
+ *              old connection when its lift logs in again (a session takeover). (The loss
+ *              of one node, its lifts coming back through the other two, and a rolling
+ *              restart are failure tests: apps/server/test/rabbitmq-cluster.test.ts.)
  *
  * Per mode: the time until all lifts are connected the first time; then, from the moment the
  * broker accepts connections again, the time until 50/90/99/100 % of the lifts are connected
@@ -24,8 +34,8 @@
  * storm. Figures, not assertions: one JSON line per mode on stdout, a table at the end.
  *
  * BENCH_MODES=embedded,mosquitto picks modes; BENCH_DATABASE_URL (or TEST_DATABASE_URL) the
- * PostgreSQL server that gets the scratch database; BENCH_STORM_TIMEOUT_S (300) how long a
- * storm may take. The open-file limit is raised for this process and its children (prlimit:
+ * PostgreSQL server that gets the scratch database; BENCH_STORM_TIMEOUT_S (300; rabbitmq 900) how long
+ * a storm may take. The open-file limit is raised for this process and its children (prlimit:
  * needs CAP_SYS_RESOURCE or a high enough hard limit; else `ulimit -n` before). The process
  * holding the lifts' connections (the server when embedded, else Mosquitto) needs one file
  * per lift plus its own: with a hard limit of 20,000 the last lifts of 20,000 never get in
@@ -47,35 +57,47 @@ import {
 import { cpuMs, cpuMsByName } from './cpu.ts';
 
 const LIFTS = Number(process.env.BENCH_LIFTS ?? 20_000);
-const MODES = (process.env.BENCH_MODES ?? 'embedded,mosquitto')
+const MODES = (process.env.BENCH_MODES ?? 'embedded,mosquitto,rabbitmq')
   .split(',')
   .map((m) => m.trim()) as Mode[];
 const ADMIN_URL =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/postgres';
-const STORM_TIMEOUT_MS = Number(process.env.BENCH_STORM_TIMEOUT_S ?? 300) * 1000;
+/** How long a storm may take: a RabbitMQ 3.10 cluster takes lifts in at under 100 a second. */
+const stormTimeoutMs = (mode: Mode) =>
+  Number(process.env.BENCH_STORM_TIMEOUT_S ?? (mode === 'rabbitmq' ? 900 : 300)) * 1000;
 /** docs/protocol.md 1.1: a try fails when the CONNACK does not come within 10 s. */
 const CONNECT_TIMEOUT_MS = 10_000;
-/** How long the first connection of the whole fleet may take. */
-const FIRST_CONNECT_TIMEOUT_MS = 180_000;
+/** How long the first connection of the whole fleet may take (a RabbitMQ 3.10 cluster takes lifts in at under 100 a second, docs/operations.md 7.1). */
+/** rabbitmq: how long the lifts' network is away. */
+const OUTAGE_MS = Number(process.env.BENCH_OUTAGE_S ?? 10) * 1000;
+const firstConnectTimeoutMs = (mode: Mode) => (mode === 'rabbitmq' ? 900_000 : 180_000);
 /** Lifts per process of lifts: each lift is an open file there too. */
 const LIFTS_PER_PROCESS = 8_000;
 /** Lifts, server, broker, a few files each: every lift is one socket in three processes. */
 const FD_LIMIT = Math.max(4_096, LIFTS + 10_000);
 
-type Mode = 'embedded' | 'mosquitto';
+type Mode = 'embedded' | 'mosquitto' | 'rabbitmq';
+const MODE_NAMES: Record<Mode, string> = {
+  embedded: 'embedded',
+  mosquitto: 'postgres+mosquitto',
+  rabbitmq: 'postgres+rabbitmq-cluster',
+};
 
 // ---------------------------------------------------------------- the lifts' process
 
 interface StormLift {
   deviceNo: string;
   secret: string;
+  /** The lift's own broker address (a cluster's nodes in its order); else the request's. */
+  address?: string;
 }
 
 type LiftsRequest =
-  | { id: number; op: 'start'; url: string; lifts: StormLift[] }
+  | { id: number; op: 'start'; url: string; lifts: StormLift[]; timeoutMs: number }
   | { id: number; op: 'mark'; floor: number }
+  | { id: number; op: 'cut'; outageMs: number }
   | { id: number; op: 'progress' }
   | { id: number; op: 'result' }
   | { id: number; op: 'stop' };
@@ -149,7 +171,11 @@ function liftsProcess(): void {
   };
 
   let sampleStatus: unknown = null;
-  const start = async (url: string, lifts: StormLift[]): Promise<Record<string, unknown>> => {
+  const start = async (
+    url: string,
+    lifts: StormLift[],
+    timeoutMs: number,
+  ): Promise<Record<string, unknown>> => {
     const { LiftMachine } = await import('../apps/simulator/src/lift-machine.ts');
     sampleStatus = new LiftMachine({
       deviceNo: 'BENCH-00001',
@@ -168,7 +194,7 @@ function liftsProcess(): void {
         lift,
         connectedAt: null as number | null,
         presenceAckedAt: null as number | null,
-        client: new ReconnectingLift(url, {
+        client: new ReconnectingLift(lift.address ?? url, {
           options: () => {
             // At every try the lift reserves a new session and puts it in its will (docs/protocol.md 4.3).
             session = next();
@@ -216,8 +242,8 @@ function liftsProcess(): void {
     }
     // Power-on in steps of 500 (a fleet is not switched on in one instant); a lift whose first
     // try fails goes on by the rule, and this waits until every lift is connected, or gives up
-    // after FIRST_CONNECT_TIMEOUT_MS (the lifts that are not in by then go on trying).
-    const giveUp = new Promise<void>((r) => setTimeout(r, FIRST_CONNECT_TIMEOUT_MS).unref());
+    // after `timeoutMs` (the lifts that are not in by then go on trying).
+    const giveUp = new Promise<void>((r) => setTimeout(r, timeoutMs).unref());
     for (let i = 0; i < entries.length; i += 500) {
       entries.slice(i, i + 500).forEach((e) => e.client.start());
       await Promise.race([Promise.all(firstConnections.slice(i, i + 500)), giveUp]);
@@ -251,9 +277,12 @@ function liftsProcess(): void {
     const run = async (): Promise<Record<string, unknown>> => {
       switch (msg.op) {
         case 'start':
-          return start(msg.url, msg.lifts);
+          return start(msg.url, msg.lifts, msg.timeoutMs);
         case 'mark':
           return mark(msg.floor);
+        case 'cut':
+          for (const e of entries) e.client.cutNetwork(msg.outageMs);
+          return {};
         case 'progress':
           return {
             ...counts,
@@ -337,8 +366,11 @@ interface Fleet {
   start: (
     url: string,
     lifts: StormLift[],
+    timeoutMs: number,
   ) => Promise<StormCounts & { ms: number; firstConnected: number; lastConnectedMs: number }>;
   mark: (floor: number) => Promise<{ markedAt: number; sessionFloor: number }>;
+  /** Every lift's network goes away for `outageMs`. */
+  cut: (outageMs: number) => Promise<void>;
   progress: () => Promise<{
     reconnected: number;
     presenceAcked: number;
@@ -373,7 +405,7 @@ async function startFleet(count: number): Promise<Fleet> {
   const all = <T>(req: WithoutId<LiftsRequest>) => Promise.all(procs.map((p) => p.ask<T>(req)));
   return {
     pids: () => procs.map((p) => p.child.pid),
-    start: async (url, lifts) => {
+    start: async (url, lifts, timeoutMs) => {
       const share = Math.ceil(lifts.length / procs.length);
       const started = Date.now();
       const parts = await Promise.all(
@@ -382,6 +414,7 @@ async function startFleet(count: number): Promise<Fleet> {
             op: 'start',
             url,
             lifts: lifts.slice(i * share, (i + 1) * share),
+            timeoutMs,
           }),
         ),
       );
@@ -398,6 +431,9 @@ async function startFleet(count: number): Promise<Fleet> {
         markedAt: Math.min(...parts.map((p) => p.markedAt)),
         sessionFloor: Math.min(...parts.map((p) => p.sessionFloor)),
       };
+    },
+    cut: async (outageMs) => {
+      await all({ op: 'cut', outageMs });
     },
     progress: async () => {
       const parts = await all<{
@@ -632,6 +668,8 @@ async function runMode(mode: Mode): Promise<Result> {
     { freePort },
     { startMosquitto },
     { createDatabase },
+    { startBrokerCluster, rabbitmqServerEnv },
+    { benchMemoryWatermarkBytes, importLiftAccounts, nodePids, recordLiftRightsCurrent },
   ] = await Promise.all([
     import('../apps/server/src/db/client.ts'),
     import('../apps/server/src/db/migrate.ts'),
@@ -641,6 +679,8 @@ async function runMode(mode: Mode): Promise<Result> {
     import('../apps/server/test/support/ports.ts'),
     import('../apps/server/test/support/mosquitto.ts'),
     import('../apps/server/test/support/postgres.ts'),
+    import('../apps/server/test/support/broker-cluster.ts'),
+    import('./rabbitmq-setup.ts'),
   ]);
   type Database = Awaited<ReturnType<typeof openPglite>>;
   const cleanup: (() => Promise<void>)[] = [];
@@ -652,6 +692,14 @@ async function runMode(mode: Mode): Promise<Result> {
       makerName: 'LiftLink Lifts',
     });
     return provisionLifts(database.sql, 'STORM', LIFTS);
+  };
+  /** A scratch database on the PostgreSQL server, dropped at the end. */
+  const scratchPostgres = async () => {
+    const scratch = await createDatabase(ADMIN_URL);
+    cleanup.push(scratch.drop);
+    const db = await openPostgres(scratch.url);
+    cleanup.unshift(() => db.close());
+    return { url: scratch.url, db };
   };
   try {
     // No silence sweep during the run: these lifts send no periodic status (20,000 would be 2,000 messages a second).
@@ -665,6 +713,10 @@ async function runMode(mode: Mode): Promise<Result> {
     let brokerPort: number;
     let pgDb: Database | null = null;
     let broker: Awaited<ReturnType<typeof startMosquitto>> | null = null;
+    let cluster: Awaited<ReturnType<typeof startBrokerCluster>> | null = null;
+    /** The cluster's Erlang VMs (new ones after a restart), for their CPU and open files. */
+    let clusterPids: number[] = [];
+    let liftAddress: ((i: number) => string) | null = null;
     let dataDir = '';
     if (mode === 'embedded') {
       dataDir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-storm-'));
@@ -675,13 +727,26 @@ async function runMode(mode: Mode): Promise<Result> {
       brokerPort = await freePort();
       Object.assign(env, { DATA_DIR: dataDir, MQTT_PORT: String(brokerPort) });
       brokerUrl = `mqtt://127.0.0.1:${brokerPort}`;
+    } else if (mode === 'rabbitmq') {
+      const scratch = await scratchPostgres();
+      pgDb = scratch.db;
+      lifts = await prepare(scratch.db);
+      // The watermark in the nodes' configuration: the restarted nodes keep it.
+      const c = await startBrokerCluster('rabbitmq', { memoryWatermarkBytes: benchMemoryWatermarkBytes() });
+      cluster = c;
+      cleanup.unshift(() => c.destroy());
+      await importLiftAccounts(c.apiUrls[0]!, c.server, lifts);
+      await recordLiftRightsCurrent(scratch.db.sql);
+      Object.assign(env, rabbitmqServerEnv(c), { DATABASE_URL: scratch.url });
+      // Lift i starts at node i mod 3 and goes on to the next ones (docs/protocol.md 1.1).
+      liftAddress = (i) => [0, 1, 2].map((k) => c.mqttUrls[(i + k) % 3]!).join(',');
+      brokerUrl = c.mqttUrls[0]!;
+      brokerPort = Number(new URL(brokerUrl).port);
+      clusterPids = await nodePids(c.apiUrls[0]!, c.server);
     } else {
-      const scratch = await createDatabase(ADMIN_URL);
-      cleanup.push(scratch.drop);
-      pgDb = await openPostgres(scratch.url);
-      const db = pgDb;
-      cleanup.unshift(() => db.close());
-      lifts = await prepare(db);
+      const scratch = await scratchPostgres();
+      pgDb = scratch.db;
+      lifts = await prepare(scratch.db);
       // Accounts written into the dynamic-security file before the start (one by one through
       // the broker admin, Mosquitto 2.0 would rewrite its whole file 20,000 times).
       broker = await startMosquitto({ lifts });
@@ -693,7 +758,8 @@ async function runMode(mode: Mode): Promise<Result> {
     }
     log(`${mode}: ${lifts.length} lifts provisioned`);
     const serverLog: { at: number; level: number; msg: string }[] = [];
-    let server = await startServerProcess(env);
+    // A server on a cluster holding 20,000 lifts takes longer than the default to start.
+    let server = await startServerProcess(env, { timeoutMs: 180_000 });
     watchLog(server.child, serverLog);
     // The restarted server keeps the HTTP port too (PORT overrides the free port it picks).
     const httpPort = server.port;
@@ -708,11 +774,19 @@ async function runMode(mode: Mode): Promise<Result> {
     });
     const first = await fleet.start(
       brokerUrl,
-      lifts.map((l) => ({ deviceNo: l.deviceNo, secret: l.secret })),
+      lifts.map((l, i) => ({
+        deviceNo: l.deviceNo,
+        secret: l.secret,
+        ...(liftAddress ? { address: liftAddress(i) } : {}),
+      })),
+      firstConnectTimeoutMs(mode),
     );
     const serverPid0 = server.child.pid;
     let serverPidNow = serverPid0;
-    const brokerFiles = () => openFiles(broker ? broker.pid : serverPidNow);
+    const brokerFiles = () =>
+      cluster
+        ? Math.max(0, ...clusterPids.map(openFiles))
+        : openFiles(broker ? broker.pid : serverPidNow);
     log(
       `${mode}: ${first.firstConnected} of ${LIFTS} lifts connected in ${first.lastConnectedMs} ms (${first.tries} tries, refused ${JSON.stringify(first.refused)}, timed out ${first.timedOut}, failed at TCP ${first.tcpFailed}); the broker holds ${brokerFiles()} open files`,
     );
@@ -738,7 +812,9 @@ async function runMode(mode: Mode): Promise<Result> {
     }
     await sleep(2_000);
     const rssBefore = rssMiB(serverPid0);
-    log(`${mode}: the fleet is online; server RSS ${rssBefore} MiB. The broker goes away.`);
+    log(
+      `${mode}: the fleet is online; server RSS ${rssBefore} MiB. ${mode === 'rabbitmq' ? `The lifts' network goes away for ${OUTAGE_MS} ms.` : 'The broker goes away.'}`,
+    );
 
     // The storm.
     const loadBefore = os.loadavg()[0]!;
@@ -760,6 +836,11 @@ async function runMode(mode: Mode): Promise<Result> {
         () => {},
       );
       backAt = await acceptsAgain(brokerPort);
+    } else if (cluster) {
+      // The lifts' network, not the broker, goes away: "back" is when the network is.
+      await fleet.cut(OUTAGE_MS);
+      backAt = killedAt + OUTAGE_MS;
+      await sleep(Math.max(0, backAt - Date.now()));
     } else {
       const killed = broker!.pid!;
       process.kill(killed, 'SIGKILL');
@@ -769,14 +850,17 @@ async function runMode(mode: Mode): Promise<Result> {
       backAt = await acceptsAgain(brokerPort);
       await restarting;
     }
-    log(`${mode}: the broker accepts connections again ${backAt - killedAt} ms after it went away`);
+    log(
+      `${mode}: ${mode === 'rabbitmq' ? 'the network is back' : 'the broker accepts connections again'} ${backAt - killedAt} ms after it went away`,
+    );
 
     const serverPid = restarting ? newServerPid() : server.child.pid;
     serverPidNow = serverPid;
     const cpuParts = {
       server: () => cpuMs(serverPid),
-      broker: () => (broker ? cpuMs(broker.pid) : 0),
-      postgres: () => (mode === 'mosquitto' ? cpuMsByName('postgres') : 0),
+      broker: () =>
+        broker ? cpuMs(broker.pid) : clusterPids.reduce<number>((t, pid) => t + cpuMs(pid), 0),
+      postgres: () => (pgDb ? cpuMsByName('postgres') : 0),
       lifts: () => fleet.pids().reduce<number>((t, pid) => t + cpuMs(pid), 0),
     };
     const cpuBefore = Object.fromEntries(Object.entries(cpuParts).map(([k, read]) => [k, read()]));
@@ -784,7 +868,7 @@ async function runMode(mode: Mode): Promise<Result> {
     let rssPeak = rssMiB(serverPid);
     let brokerFilesPeak = brokerFiles();
     const serverSeen: { at: number; n: number }[] = [];
-    const stormEnd = backAt + STORM_TIMEOUT_MS;
+    const stormEnd = backAt + stormTimeoutMs(mode);
     let lastLog = 0;
     for (;;) {
       const p = await fleet.progress();
@@ -862,7 +946,7 @@ async function runMode(mode: Mode): Promise<Result> {
     });
     const samples = [...new Set(stormLog.map((l) => `${l.level}: ${l.msg}`))].slice(0, 5);
     return {
-      mode: mode === 'embedded' ? 'embedded' : 'postgres+mosquitto',
+      mode: MODE_NAMES[mode],
       lifts: LIFTS,
       firstConnectMs: first.lastConnectedMs,
       firstConnected: first.firstConnected,
@@ -886,8 +970,8 @@ async function runMode(mode: Mode): Promise<Result> {
       serverLogSamples: samples,
       serverRssMiB: { before: rssBefore, peak: rssPeak },
       serverCpuPct: cpu.server,
-      brokerCpuPct: broker ? cpu.broker : null,
-      postgresCpuPct: mode === 'mosquitto' ? cpu.postgres : null,
+      brokerCpuPct: broker || cluster ? cpu.broker : null,
+      postgresCpuPct: pgDb ? cpu.postgres : null,
       liftsCpuPct: cpu.lifts,
       stormMs,
       loadAvg: [Math.round(loadBefore * 10) / 10, Math.round(loadAfter * 10) / 10],
@@ -975,10 +1059,15 @@ async function main(): Promise<void> {
   const limit = raiseFdLimit();
   log(`${LIFTS} lifts; open-file limit ${limit.soft} (wanted ${FD_LIMIT})`);
   const { mosquittoMissing } = await import('../apps/server/test/support/mosquitto.ts');
+  const { rabbitmqMissing } = await import('../apps/server/test/support/broker-cluster.ts');
   const results: Result[] = [];
   for (const mode of MODES) {
     if (mode === 'mosquitto' && mosquittoMissing) {
       log(`mosquitto skipped: ${mosquittoMissing}`);
+      continue;
+    }
+    if (mode === 'rabbitmq' && rabbitmqMissing) {
+      log(`rabbitmq skipped: ${rabbitmqMissing}`);
       continue;
     }
     const result = await runMode(mode);

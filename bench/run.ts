@@ -46,7 +46,7 @@ import { ADMIN_PASSWORD } from '../apps/server/test/helpers.ts';
 import { rabbitmqMissing, rabbitmqServerEnv, startBrokerCluster, type BrokerCluster } from '../apps/server/test/support/broker-cluster.ts';
 import { rabbitmqBrokerAdmin } from '../apps/server/src/modules/broker/rabbitmq-admin.ts';
 import { RabbitApi } from '../apps/server/src/modules/broker/rabbitmq-api.ts';
-import { benchMemoryWatermarkBytes, importLiftAccounts, nodePids, nodesInfo, watchAlarms } from './rabbitmq-setup.ts';
+import { benchMemoryWatermarkBytes, importLiftAccounts, nodePids, nodesInfo, recordLiftRightsCurrent, watchAlarms } from './rabbitmq-setup.ts';
 import type { FleetRequest } from './lift-fleet.ts';
 import { sampleStatus, startFleet } from './fleet-process.ts';
 import { cpuMs, cpuMsByName } from './cpu.ts';
@@ -264,6 +264,7 @@ async function runMode(mode: Mode): Promise<Result> {
       await importLiftAccounts(cluster.apiUrls[0]!, cluster.server, lifts.slice(1));
       await rabbitmqBrokerAdmin(new RabbitApi(cluster.apiUrls, cluster.server.username, cluster.server.password)).setDeviceCredential(lifts[0]!.deviceNo, lifts[0]!.secret);
       accountsMs = Date.now() - accountsStarted;
+      await recordLiftRightsCurrent(db.sql);
       Object.assign(env, {
         DATABASE_URL: scratch.url,
         ...rabbitmqServerEnv(cluster),
