@@ -28,6 +28,13 @@ export interface Database {
    * (after a checkpoint), for backups while the server runs.
    */
   dumpDataDir?(): Promise<Uint8Array>;
+  /**
+   * PGlite in a data directory only: stops its thread and starts a new one on the same files,
+   * between two statements (those sent meanwhile wait their turn, as always). The memory a
+   * burst of work left behind is given back: PGlite's WebAssembly memory never shrinks, a
+   * new thread starts small. Not offered by PostgreSQL; does nothing to an in-memory PGlite.
+   */
+  restart?(): Promise<void>;
   /** For the metrics: PostgreSQL's pool (connections open, idle, callers waiting); PGlite's statements waiting their turn. */
   poolState(): { total: number; idle: number; waiting: number };
 }
@@ -57,35 +64,31 @@ export async function openPglite(dataDir: string): Promise<Database> {
       });
     }
   }
-  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: { dataDir: dir },
-    // The thread's JavaScript only passes queries and rows to and from PostgreSQL's WebAssembly:
-    // a small young generation (V8 would grow it to 48 MiB, and keep it) is plenty.
-    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-  });
-  await new Promise<void>((resolve, reject) => {
-    worker.once('error', reject);
-    worker.once('message', (m: { ready: boolean; error?: { message: string } }) => (m.ready ? resolve() : reject(new Error(m.error?.message))));
-  });
+  let worker = await startPgliteWorker(dir);
   let nextId = 0;
   const pending = new Map<number, { resolve: (a: WorkerAnswer & { error?: undefined }) => void; reject: (e: Error) => void }>();
   let failure: Error | null = null;
-  worker.on('message', (answer: WorkerAnswer) => {
-    const request = pending.get(answer.id);
-    if (!request) return;
-    pending.delete(answer.id);
-    if (!pending.size) worker.unref();
-    if (answer.error) request.reject(Object.assign(new Error(answer.error.message), answer.error));
-    else request.resolve(answer);
-  });
   const failAll = (err: Error) => {
     failure = err;
     for (const request of pending.values()) request.reject(err);
     pending.clear();
   };
-  worker.on('error', failAll);
-  worker.on('exit', () => failAll(new Error('the embedded database has stopped')));
-  worker.unref();
+  /** Threads stopped by `restart`: their end is no failure. */
+  const retired = new WeakSet<Worker>();
+  const listen = (w: Worker) => {
+    w.on('message', (answer: WorkerAnswer) => {
+      const request = pending.get(answer.id);
+      if (!request) return;
+      pending.delete(answer.id);
+      if (!pending.size) w.unref();
+      if (answer.error) request.reject(Object.assign(new Error(answer.error.message), answer.error));
+      else request.resolve(answer);
+    });
+    w.on('error', (err) => !retired.has(w) && failAll(err));
+    w.on('exit', () => !retired.has(w) && failAll(new Error('the embedded database has stopped')));
+    w.unref();
+  };
+  listen(worker);
 
   function send(request: { op: 'query'; text: string; params?: unknown[]; rowMode?: 'array' } | { op: 'exec'; text: string } | { op: 'dump' } | { op: 'close' }) {
     if (failure) return Promise.reject(failure);
@@ -140,7 +143,39 @@ export async function openPglite(dataDir: string): Promise<Database> {
       await exclusive(() => send({ op: 'close' }));
       await worker.terminate();
     },
+    // Between two statements: PostgreSQL shuts down cleanly (a checkpoint) and starts again
+    // on the same files in a new thread. An in-memory database would be lost: kept as it is.
+    restart: async () => {
+      if (!dir) return;
+      await exclusive(async () => {
+        await send({ op: 'close' });
+        retired.add(worker);
+        await worker.terminate();
+        try {
+          worker = await startPgliteWorker(dir);
+        } catch (err) {
+          failAll(err instanceof Error ? err : new Error(String(err)));
+          throw err;
+        }
+        listen(worker);
+      });
+    },
   };
+}
+
+/** A PGlite thread on `dir` (in memory without one), once PostgreSQL is ready. */
+async function startPgliteWorker(dir: string | undefined): Promise<Worker> {
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+    workerData: { dataDir: dir },
+    // The thread's JavaScript only passes queries and rows to and from PostgreSQL's WebAssembly:
+    // a small young generation (V8 would grow it to 48 MiB, and keep it) is plenty.
+    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', (m: { ready: boolean; error?: { message: string } }) => (m.ready ? resolve() : reject(new Error(m.error?.message))));
+  });
+  return worker;
 }
 
 export async function openPostgres(url: string): Promise<Database> {

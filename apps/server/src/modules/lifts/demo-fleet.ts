@@ -143,6 +143,9 @@ export default fp(async (app) => {
       app.config.demoHistoryDays,
     );
     app.log.info({ lifts: fresh.length, days: app.config.demoHistoryDays, messages, ms: Math.round(performance.now() - started) }, 'demo history written');
+    // Writing it grew PGlite's memory, which is never given back (10 to 40 MiB until the next
+    // start): its thread is started again on the same files, small (docs/operations.md 7.3).
+    await app.database.restart?.();
   }
   await registerWithBroker(app.brokerAdmin, lifts);
   let sim: ReturnType<typeof spawnSimulator> | null = null;
