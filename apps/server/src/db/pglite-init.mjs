@@ -5,8 +5,9 @@
 //
 //   node pglite-init.mjs <folder>
 import { PGlite } from '@electric-sql/pglite';
-import { pgliteOptions } from './pglite-options.mjs';
+import { pgliteOptions, useBaselineWasmCompiler } from './pglite-options.mjs';
 
+useBaselineWasmCompiler();
 try {
   const client = new PGlite(process.argv[2], pgliteOptions);
   await client.waitReady;

@@ -9,8 +9,9 @@
 // Answers:  { id, rows, data? } | { id, error: { message, ...fields of PostgreSQL's error } }
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { pgliteOptions } from './pglite-options.mjs';
+import { pgliteOptions, useBaselineWasmCompiler } from './pglite-options.mjs';
 
+useBaselineWasmCompiler();
 const client = workerData.dataDir ? new PGlite(workerData.dataDir, pgliteOptions) : new PGlite(pgliteOptions);
 
 /** The fields of a PostgreSQL error (code, detail, constraint, ...) cross the thread as plain data. */
