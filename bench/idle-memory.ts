@@ -12,7 +12,8 @@
  * file-backed shares (/proc), the main thread's heap used, external and array buffers
  * (process.memoryUsage through bench/memory-probe.mjs), and the simulator child's RSS
  * counted separately. All in MiB. Asserts nothing. BENCH_CASES=first-sim8,restart-sim8
- * picks cases.
+ * picks cases (BENCH_CASES=first-sim8 runs the first start alone); BENCH_SMAPS=1 adds the
+ * server's largest mappings (/proc/<pid>/smaps: size, resident, what is mapped) to each line.
  *
  *   npm run bench:idle-memory
  */
@@ -37,6 +38,20 @@ function procKb(pid: number, file: 'status' | 'smaps_rollup', fields: string[]):
     if (m) out[f] = Math.round((Number(m[1]) / 1024) * 10) / 10;
   }
   return out;
+}
+
+/** The mappings holding more than 4 MiB, largest first: size and resident MiB, and the file or [anon]. */
+function largestMappings(pid: number): { sizeMiB: number; rssMiB: number; what: string }[] {
+  const out: { sizeMiB: number; rssMiB: number; what: string }[] = [];
+  let current: { sizeMiB: number; rssMiB: number; what: string } | null = null;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      current = { sizeMiB: mib(parseInt(head[2]!, 16) - parseInt(head[1]!, 16)), rssMiB: 0, what: head[3] || '[anon]' };
+      out.push(current);
+    } else if (current && line.startsWith('Rss:')) current.rssMiB = Math.round((Number(/(\d+)/.exec(line)![1]) / 1024) * 10) / 10;
+  }
+  return out.filter((m) => m.rssMiB > 4).sort((a, b) => b.rssMiB - a.rssMiB);
 }
 
 function childPids(pid: number): number[] {
@@ -80,6 +95,7 @@ async function measure(name: string, dataDir: string, simulator: number, probeDi
     const status = procKb(pid, 'status', ['VmRSS', 'VmHWM']);
     const rollup = procKb(pid, 'smaps_rollup', ['Rss', 'Anonymous']);
     const usage = await probe(pid, probeDir);
+    const mappings = process.env.BENCH_SMAPS === '1' ? largestMappings(pid) : undefined;
     const sims = childPids(pid);
     const simRss = sims.reduce((sum, p) => sum + (procKb(p, 'status', ['VmRSS']).VmRSS ?? 0), 0);
     return {
@@ -95,6 +111,7 @@ async function measure(name: string, dataDir: string, simulator: number, probeDi
       externalMiB: mib(usage.external!),
       arrayBuffersMiB: mib(usage.arrayBuffers!),
       simulatorRssMiB: sims.length ? Math.round(simRss * 10) / 10 : null,
+      ...(mappings ? { mappings } : {}),
     };
   } finally {
     await server.stop();
