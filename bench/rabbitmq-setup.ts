@@ -68,7 +68,8 @@ export async function importLiftAccounts(
 /**
  * Records that the lift accounts have today's rights (importLiftAccounts writes them), as a
  * server that issued them itself would have: else its first start gives every lift its rights
- * again, one management API request per lift (minutes for 20,000; lift-rights.ts).
+ * again in the background, one management API request per lift (lift-rights.ts), load that
+ * would fall into the measurements.
  */
 export async function recordLiftRightsCurrent(sql: SqlExecutor): Promise<void> {
   await sql.query(

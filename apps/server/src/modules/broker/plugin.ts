@@ -57,16 +57,29 @@ async function missingServerRights(dynsec: DynsecClient, username: string): Prom
 
 /**
  * Gives the lifts provisioned before a version that added a topic the rights to it (once per
- * change). A failure does not stop the server: it is logged and tried again at the next start,
- * while those lifts keep the rights they had.
+ * change), in the background once the server is ready: with tens of thousands of lifts this
+ * is as many broker requests, and the server must take logins and users meanwhile (the
+ * lifts keep the rights they had until then). A failure does not stop the server: it is
+ * logged and tried again at the next start; so is work cut short by the server's stop.
  */
-async function upgradeRights(app: FastifyInstance, broker: 'mosquitto' | 'rabbitmq', grant: (deviceNos: string[]) => Promise<void>): Promise<void> {
-  try {
-    const upgraded = await upgradeLiftRights(app.database.sql, broker, grant);
-    if (upgraded) app.log.info({ lifts: upgraded, broker }, 'lift broker rights upgraded to the current topics');
-  } catch (err) {
-    app.log.warn({ err: err instanceof Error ? err.message : err, broker }, 'lift broker rights not upgraded; trying again at the next start');
-  }
+function upgradeRightsWhenReady(app: FastifyInstance, broker: 'mosquitto' | 'rabbitmq', grant: (deviceNos: string[]) => Promise<void>): void {
+  const stop = new AbortController();
+  let running: Promise<void> = Promise.resolve();
+  app.addHook('onReady', async () => {
+    running = upgradeLiftRights(app.database.sql, broker, grant, stop.signal).then(
+      (upgraded) => {
+        if (upgraded) app.log.info({ lifts: upgraded, broker }, 'lift broker rights upgraded to the current topics');
+      },
+      (err: unknown) => {
+        if (!stop.signal.aborted) app.log.warn({ err: err instanceof Error ? err.message : err, broker }, 'lift broker rights not upgraded; trying again at the next start');
+      },
+    );
+  });
+  // Before the database and the broker connection close under it.
+  app.addHook('preClose', async () => {
+    stop.abort();
+    await running;
+  });
 }
 
 /**
@@ -83,7 +96,7 @@ async function rabbitmqAdmin(app: FastifyInstance): Promise<void> {
   if (!tags.includes('administrator')) throw new Error(`RabbitMQ user ${mqttUsername} needs the administrator tag to keep the lift accounts (rabbitmqctl set_user_tags ${mqttUsername} administrator)`);
   await expireLiftCommands(api, app.config.commandWaitMs);
   const warn = (deviceNo: string, err: unknown) => app.log.warn({ deviceNo, err: err instanceof Error ? err.message : err }, 'lift topic permissions not upgraded');
-  await upgradeRights(app, 'rabbitmq', grantLiftTopicPermissions(api, warn));
+  upgradeRightsWhenReady(app, 'rabbitmq', grantLiftTopicPermissions(api, warn));
   app.decorate('brokerAdmin', rabbitmqBrokerAdmin(api));
 }
 
@@ -106,7 +119,7 @@ export default fp(async (app) => {
     await Promise.race([reconnected, new Promise((r) => setTimeout(r, 3_000))]);
   }
   // A version that added a topic gives it to the lifts provisioned before (once).
-  await upgradeRights(app, 'mosquitto', grantLiftRoleAcls(dynsec));
+  upgradeRightsWhenReady(app, 'mosquitto', grantLiftRoleAcls(dynsec));
   app.decorate('brokerAdmin', dynsecBrokerAdmin(dynsec));
   app.addHook('onClose', async () => dynsec.close());
 });
