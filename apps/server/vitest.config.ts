@@ -1,10 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
-  test: {
-    name: 'server',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+/**
+ * The files that start a private broker cluster (three Erlang VMs or NATS nodes) or kill
+ * and restart brokers: they take both cores while they run and time their failovers, so
+ * the workspace's test run gives them a project of their own that runs one file at a time,
+ * after the others (vitest.config.ts at the root).
+ */
+export const CLUSTER_TEST_FILES = [
+  'test/rabbitmq-cluster.test.ts',
+  'test/alarm-device.test.ts',
+  'test/command-expiry.test.ts',
+  'test/faults.test.ts',
+  'test/mosquitto.test.ts',
+];
+
+export const SERVER_TESTS = {
+  name: 'server',
+  include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
+export default defineConfig({ test: SERVER_TESTS });
