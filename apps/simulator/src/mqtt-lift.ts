@@ -80,7 +80,7 @@ export interface MqttLiftOptions {
 /** `RECONNECT_RULE` scaled so that its first-try window is `firstTryWindowMs`: the same shape, faster or slower. */
 export function scaledReconnectRule(firstTryWindowMs: number): ReconnectRule {
   const f = firstTryWindowMs / RECONNECT_RULE.firstTryWindowMs;
-  return { baseMs: RECONNECT_RULE.baseMs * f, capMs: RECONNECT_RULE.capMs * f, firstTryWindowMs, stableMs: RECONNECT_RULE.stableMs * f };
+  return { baseMs: RECONNECT_RULE.baseMs * f, capMs: RECONNECT_RULE.capMs * f, firstTryWindowMs, stableMs: RECONNECT_RULE.stableMs * f, connectTimeoutMs: RECONNECT_RULE.connectTimeoutMs };
 }
 
 /**
@@ -142,6 +142,10 @@ export class MqttLift {
     this.session = this.seq.next();
     // One broker, or a cluster's nodes: MQTT.js builds every new connection (the first, and each
     // of our reconnect() calls) to the next of `servers`.
+    this.backoff = new ReconnectBackoff(
+      options.random ?? Math.random,
+      options.reconnectRule ?? (options.reconnectMs ? scaledReconnectRule(options.reconnectMs) : RECONNECT_RULE),
+    );
     const broker = brokerConnection(options.mqttUrl);
     const clientOptions: IClientOptions = {
       clientId: this.deviceNo,
@@ -151,15 +155,11 @@ export class MqttLift {
       keepalive: 30,
       // no fixed-period retries: the lift schedules each try itself (scheduleReconnect)
       reconnectPeriod: 0,
-      connectTimeout: 10_000,
+      connectTimeout: this.backoff.rule.connectTimeoutMs,
       will: this.will(),
       ...pinnedCa(options),
       ...(broker.servers ? { servers: broker.servers } : {}),
     };
-    this.backoff = new ReconnectBackoff(
-      options.random ?? Math.random,
-      options.reconnectRule ?? (options.reconnectMs ? scaledReconnectRule(options.reconnectMs) : RECONNECT_RULE),
-    );
     const ota = options.ota ?? {};
     const { waitScale, ...faults } = ota.spec ?? {};
     this.firmware = new FirmwareUpdater({

@@ -60,6 +60,7 @@ const RECONNECT_TEXTS: Record<keyof typeof RECONNECT_RULE, string> = {
   capMs: 'the longest wait',
   firstTryWindowMs: 'the first try after a lost connection waits random in [0, window)',
   stableMs: 'a connection up this long resets the attempts',
+  connectTimeoutMs: 'a try without TCP connection, TLS handshake and CONNACK in this time fails',
 };
 
 const seconds = (ms: number) => `${ms / 1000} s`;

@@ -32,8 +32,38 @@ describe('reconnecting (docs/protocol.md, "Reconnecting")', () => {
     }
   });
 
+  it("a lift waits for a slow broker's answer as long as the rule's connect timeout, and only then tries again", async () => {
+    // The broker answers each login after 1.5 s, as a cluster under a storm does.
+    const answerMs = 1_500;
+    const broker = await startBroker();
+    const tries = new Map<string, number>();
+    const check = broker.broker.authenticate;
+    broker.broker.authenticate = (client, username, password, done) => {
+      tries.set(client.id, (tries.get(client.id) ?? 0) + 1);
+      setTimeout(() => check.call(broker.broker, client, username, password, done), answerMs);
+    };
+    const quick = { baseMs: 100, capMs: 400, firstTryWindowMs: 100, stableMs: 60_000 };
+    // startFleet returns once the lift is in, or after `waitMs`.
+    const start = (deviceNo: string, connectTimeoutMs: number, waitMs: number) =>
+      startFleet({ mqttUrl: broker.url, lifts: [{ deviceNo, kind: 'verticalHydraulic', floors: 2 }], connectTimeoutMs: waitMs, reconnectRule: { ...quick, connectTimeoutMs }, log: () => {} });
+    const patient = await start('CT-0001', 4_000, 10_000);
+    const hasty = await start('CT-0002', 1_000, 6_000);
+    try {
+      // Waiting long enough: in at the first login.
+      expect(patient.connectedCount()).toBe(1);
+      expect(tries.get('CT-0001')).toBe(1);
+      // Giving up before the answer: the same login again and again, never in.
+      expect(hasty.connectedCount()).toBe(0);
+      expect(tries.get('CT-0002')).toBeGreaterThanOrEqual(3);
+    } finally {
+      await patient.stop();
+      await hasty.stop();
+      await broker.close();
+    }
+  });
+
   it('a lift refused for its credentials waits at least half the cap before every new try', async () => {
-    const rule: ReconnectRule = { baseMs: 100, capMs: 1_000, firstTryWindowMs: 200, stableMs: 1_000 };
+    const rule: ReconnectRule = { baseMs: 100, capMs: 1_000, firstTryWindowMs: 200, stableMs: 1_000, connectTimeoutMs: 10_000 };
     const broker = await startBroker({ 'RF-0001': 'right-secret' });
     const tries: number[] = [];
     const check = broker.broker.authenticate;

@@ -13,6 +13,8 @@ export interface ReconnectRule {
   firstTryWindowMs: number;
   /** A connection that stayed up this long resets the attempts: the next loss starts at attempt 0 again. */
   stableMs: number;
+  /** A try fails when the connection, the TLS handshake and the CONNACK have not all come within this time. */
+  connectTimeoutMs: number;
 }
 
 /**
@@ -24,13 +26,18 @@ export interface ReconnectRule {
  * bunch up more tightly than they left. The cap keeps a lift that cannot reach the broker
  * at about two tries a minute. A connection is stable after 60 s (two keep-alive periods):
  * one that drops sooner (a crash-looping broker, two lifts with one device number taking
- * each other's session) keeps the backoff growing.
+ * each other's session) keeps the backoff growing. A busy broker gets 30 s to answer a try:
+ * a lift that gives up sooner only adds the same login again to a broker that is still
+ * working on the first (a RabbitMQ cluster under a storm of 5,000 lifts never caught up
+ * with a 10 s limit and had them all back in under three minutes with 30 s,
+ * docs/operations.md 15.9); a node that is down refuses the TCP connection at once anyway.
  */
 export const RECONNECT_RULE: Readonly<ReconnectRule> = Object.freeze({
   baseMs: 5_000,
   capMs: 60_000,
   firstTryWindowMs: 10_000,
   stableMs: 60_000,
+  connectTimeoutMs: 30_000,
 });
 
 /**
