@@ -69,9 +69,9 @@ const stormTimeoutMs = (mode: Mode) =>
   Number(process.env.BENCH_STORM_TIMEOUT_S ?? (mode === 'rabbitmq' ? 900 : 300)) * 1000;
 /** docs/protocol.md 1.1: a try fails when the CONNACK does not come within the rule's connect timeout (`BENCH_CONNACK_TIMEOUT_S` to try another limit). */
 const CONNECT_TIMEOUT_MS = process.env.BENCH_CONNACK_TIMEOUT_S ? Number(process.env.BENCH_CONNACK_TIMEOUT_S) * 1000 : RECONNECT_RULE.connectTimeoutMs;
-/** How long the first connection of the whole fleet may take (a RabbitMQ 3.10 cluster takes lifts in at under 100 a second, docs/operations.md 7.1). */
 /** rabbitmq: how long the lifts' network is away. */
 const OUTAGE_MS = Number(process.env.BENCH_OUTAGE_S ?? 10) * 1000;
+/** How long the first connection of the whole fleet may take (a RabbitMQ 3.10 cluster takes lifts in at under 100 a second, docs/operations.md 7.1). */
 const firstConnectTimeoutMs = (mode: Mode) => (mode === 'rabbitmq' ? 900_000 : 180_000);
 /** Lifts per process of lifts: each lift is an open file there too. */
 const LIFTS_PER_PROCESS = 8_000;

@@ -140,12 +140,12 @@ export class MqttLift {
     // spread the periodic snapshots of a fleet over the period
     this.lastStatusAt = options.machine.now - Math.random() * options.statusIdleMs;
     this.session = this.seq.next();
-    // One broker, or a cluster's nodes: MQTT.js builds every new connection (the first, and each
-    // of our reconnect() calls) to the next of `servers`.
     this.backoff = new ReconnectBackoff(
       options.random ?? Math.random,
       options.reconnectRule ?? (options.reconnectMs ? scaledReconnectRule(options.reconnectMs) : RECONNECT_RULE),
     );
+    // One broker, or a cluster's nodes: MQTT.js builds every new connection (the first, and each
+    // of our reconnect() calls) to the next of `servers`.
     const broker = brokerConnection(options.mqttUrl);
     const clientOptions: IClientOptions = {
       clientId: this.deviceNo,

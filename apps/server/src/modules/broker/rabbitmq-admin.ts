@@ -1,3 +1,4 @@
+import { forEachAtMost } from '../../lib/at-most.ts';
 import type { BrokerAdmin } from '../lifts/credentials.ts';
 import { COMMAND_EXPIRY_POLICY, LIFT_SESSION_QUEUES, MQTT_VHOST, liftPermissions } from './rabbitmq-names.ts';
 import type { RabbitApi } from './rabbitmq-api.ts';
@@ -43,14 +44,8 @@ export function grantLiftTopicPermissions(api: RabbitApi, warn: (deviceNo: strin
   const vhost = encodeName(MQTT_VHOST);
   const grantOne = (deviceNo: string) =>
     api.request('PUT', `/api/topic-permissions/${vhost}/${encodeName(deviceNo)}`, liftPermissions(deviceNo).topic).catch((err: unknown) => warn(deviceNo, err));
-  return async (deviceNos) => {
-    // A few requests at once: one at a time, 20,000 lifts took minutes of round trips.
-    let next = 0;
-    const worker = async () => {
-      while (next < deviceNos.length) await grantOne(deviceNos[next++]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(GRANT_CONCURRENCY, deviceNos.length) }, worker));
-  };
+  // A few requests at once: one at a time, 20,000 lifts took minutes of round trips.
+  return (deviceNos) => forEachAtMost(deviceNos, GRANT_CONCURRENCY, grantOne);
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   type RefusalReason,
 } from '@liftlink/protocol';
 import { AppError } from '../../lib/errors.ts';
+import { forEachAtMost } from '../../lib/at-most.ts';
 import { configRoleFor } from '../access/policy.ts';
 import { writeConfig } from '../lifts/config-service.ts';
 import { insertSend, moveLift, readSend, selectLifts, sendIdByKey, setCommandId, type GroupLift, type NewGroupLift } from './repository.ts';
@@ -122,11 +123,9 @@ export async function send(app: FastifyInstance, request: FastifyRequest, body: 
 type Pending = { lift: GroupLift; review: ReturnType<typeof review>; row: NewGroupLift };
 
 async function sendAll(app: FastifyInstance, request: FastifyRequest, groupId: string, pending: Pending[]): Promise<void> {
-  const queue = [...pending];
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await sendOne(app, request, groupId, next).catch((err) => request.log.error({ err, groupId }, 'group configuration send failed'));
-  };
-  await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, queue.length) }, worker));
+  await forEachAtMost(pending, SEND_CONCURRENCY, (next) =>
+    sendOne(app, request, groupId, next).catch((err) => request.log.error({ err, groupId }, 'group configuration send failed')),
+  );
 }
 
 /** The state a failed write leaves the lift in. */
