@@ -71,10 +71,19 @@ export function useLeaseState(liftId: string, userId: string | null) {
   });
 }
 
-/** The lift's pending requests for approval and those decided in the last hour. */
+/** While a request waits for its decision, the list is read again this often. */
+const PENDING_APPROVAL_RECHECK_MS = 10_000;
+
+/**
+ * The lift's pending requests for approval and those decided in the last hour. Live
+ * `approval` messages keep it current; while one is pending it is also read again every
+ * few seconds, as the lease is, so a decision whose message was missed, or overwritten by
+ * an answer read before it, still shows.
+ */
 export function useApprovalList(liftId: string) {
   return useQuery({
     queryKey: controlKeys.approvals(liftId),
     queryFn: ({ signal }) => controlApi.approvals(liftId, signal),
+    refetchInterval: (query) => (query.state.data?.list.some((a) => a.state === 'pending') ? PENDING_APPROVAL_RECHECK_MS : false),
   });
 }
