@@ -65,6 +65,30 @@ export function setFeedback(next: Feedback | null): void {
   host = next;
   if (!next) return;
   for (const call of queue.splice(0)) call(next);
+  for (const waiter of visibleWaiters.splice(0)) waiter();
+}
+
+const visibleWaiters: (() => void)[] = [];
+
+/**
+ * Runs `then` once what has been said can be seen: at once when the host is there, else
+ * when it arrives (its chunk may take seconds on a slow device), or after `atMostMs`
+ * should it never come. Whatever must wait for a notice to be read starts here.
+ */
+export function whenFeedbackVisible(then: () => void, atMostMs: number): void {
+  if (host) {
+    then();
+    return;
+  }
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    window.clearTimeout(timer);
+    then();
+  };
+  const timer = window.setTimeout(once, atMostMs);
+  visibleWaiters.push(once);
 }
 
 export function feedback(): FeedbackApi {

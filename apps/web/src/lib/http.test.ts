@@ -23,6 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
   vi.unstubAllGlobals();
   fetchMock.mockReset();
   notification.error.mockReset();
@@ -70,7 +71,8 @@ describe('HTTP client (spec section 7)', () => {
     expect((error as ApiError).issues).toEqual([{ path: 'email', message: 'validation.email' }]);
   });
 
-  it('on 401 with a token: notice "Unauthorized", token gone, page reloads after 1.5 s', async () => {
+  /** A signed-in page whose next call meets a 401; the page's reload is watched. */
+  async function meetUnauthorized() {
     vi.useFakeTimers();
     const reload = vi.spyOn(browserPage, 'reload').mockImplementation(() => undefined);
     setToken('tok-2', undefined, true);
@@ -83,6 +85,18 @@ describe('HTTP client (spec section 7)', () => {
       }),
     );
     await expect(http.get('/auth/access/info')).rejects.toBeInstanceOf(ApiError);
+    return reload;
+  }
+
+  function expectReloadAfter(reload: ReturnType<typeof vi.fn>, ms: number): void {
+    vi.advanceTimersByTime(ms - 1);
+    expect(reload).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(reload).toHaveBeenCalledTimes(1);
+  }
+
+  it('on 401 with a token: notice "Unauthorized", token gone, page reloads after 1.5 s', async () => {
+    const reload = await meetUnauthorized();
     expect(notification.error).toHaveBeenCalledWith(
       expect.objectContaining({
         title: 'Unauthorized',
@@ -90,10 +104,25 @@ describe('HTTP client (spec section 7)', () => {
       }),
     );
     expect(getToken()).toBeNull();
-    vi.advanceTimersByTime(FORCED_LOGOUT_RELOAD_MS - 1);
+    expectReloadAfter(reload, FORCED_LOGOUT_RELOAD_MS);
+  });
+
+  it('on 401 while the notice is still loading: the 1.5 s start when it can be seen', async () => {
+    setFeedback(null);
+    const reload = await meetUnauthorized();
+    vi.advanceTimersByTime(FORCED_LOGOUT_RELOAD_MS * 2);
     expect(reload).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
-    expect(reload).toHaveBeenCalledTimes(1);
+    setFeedback({ notification, message: { error: vi.fn() } } as never);
+    expect(notification.error).toHaveBeenCalledWith(
+      expect.objectContaining({ title: 'Unauthorized' }),
+    );
+    expectReloadAfter(reload, FORCED_LOGOUT_RELOAD_MS);
+  });
+
+  it('on 401 when the notice never loads: the page still reloads, 10 s later', async () => {
+    setFeedback(null);
+    const reload = await meetUnauthorized();
+    expectReloadAfter(reload, 10_000 + FORCED_LOGOUT_RELOAD_MS);
   });
 
   it('on 403: notice "Forbidden" with the server message, translated by code', async () => {

@@ -8,7 +8,7 @@ import {
   type FieldIssue,
 } from '@liftlink/protocol';
 import { clearToken, getToken } from './token.ts';
-import { feedback } from './feedback.ts';
+import { feedback, whenFeedbackVisible } from './feedback.ts';
 import { i18n, translateError } from './i18n/i18n.ts';
 
 /** A failed call: HTTP status, the envelope's code and msg, and its result (issues). */
@@ -98,8 +98,16 @@ function handleUnauthorized(error: ApiError): void {
     credentials: 'same-origin',
     headers: csrfHeaders(),
   }).catch(() => undefined);
-  window.setTimeout(() => browserPage.reload(), FORCED_LOGOUT_RELOAD_MS);
+  // The 1.5 s are for reading the notice, so they start when it can be seen: a page that
+  // meets the 401 as it opens is still loading the notice's chunk.
+  whenFeedbackVisible(
+    () => window.setTimeout(() => browserPage.reload(), FORCED_LOGOUT_RELOAD_MS),
+    NOTICE_WAIT_AT_MOST_MS,
+  );
 }
+
+/** How long a forced logout waits for its notice to be visible before reloading anyway. */
+const NOTICE_WAIT_AT_MOST_MS = 10_000;
 
 /** Spec section 8: 403 -> notice "Forbidden" with the server's message. */
 function handleForbidden(error: ApiError): void {
