@@ -1,7 +1,8 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Form, Modal, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useFormSubmit, type SubmitTexts } from '../lib/use-form-submit.ts';
+import { useResetOnOpen } from '../lib/use-reset-on-open.ts';
 
 interface FormModalProps<V> {
   open: boolean;
@@ -54,12 +55,11 @@ export function FormModal<V>({
     texts,
   );
 
-  useEffect(() => {
-    if (!open) return;
+  useResetOnOpen(open ? initialJson : null, () => {
     form.resetFields();
     const initial = JSON.parse(initialJson) as Parameters<typeof form.setFieldsValue>[0] | null;
     if (initial) form.setFieldsValue(initial);
-  }, [open, initialJson, form]);
+  });
 
   return (
     <Modal

@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { App, Form, Input, Modal } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +6,7 @@ import { ApiError } from '../../../lib/http.ts';
 import { applyServerIssues, errorMessage } from '../../../lib/form-errors.ts';
 import { translateError } from '../../../lib/i18n/i18n.ts';
 import { sameAsRule, zodRule } from '../../../lib/zod-rule.ts';
+import { useResetOnOpen } from '../../../lib/use-reset-on-open.ts';
 import { accountApi } from '../api/account-api.ts';
 
 interface Values {
@@ -27,9 +27,7 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
   const [form] = Form.useForm<Values>();
   const change = useMutation({ mutationFn: accountApi.changePassword });
 
-  useEffect(() => {
-    if (open) form.resetFields();
-  }, [open, form]);
+  useResetOnOpen(open, () => form.resetFields());
 
   const submit = async () => {
     const values = await form.validateFields().catch(() => null);

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { APPROVAL_WINDOW_MS, approvalRequestSchema, type CommandName } from '@liftlink/protocol';
 import { useFormSubmit } from '../../../lib/use-form-submit.ts';
+import { useResetOnOpen } from '../../../lib/use-reset-on-open.ts';
 import { zodRule } from '../../../lib/zod-rule.ts';
 import { commandLabel } from '../model/command-label.ts';
 import { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
@@ -34,11 +35,10 @@ export function ApprovalRequestModal({ target, liftId, liftName, approvals, onCl
   const key = useRef('');
   const open = target !== null;
 
-  useEffect(() => {
-    if (!open) return;
+  useResetOnOpen(target, () => {
     key.current = newIdempotencyKey();
     form.resetFields();
-  }, [open, target, form]);
+  });
 
   const submit = useFormSubmit(
     form,

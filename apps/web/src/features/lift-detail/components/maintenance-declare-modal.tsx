@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { DatePicker, Form, Input, Modal } from 'antd';
 import type { RuleObject, RuleRender } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -6,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { MAINTENANCE_WINDOW_MAX_DAYS, maintenanceDeclareSchema } from '@liftlink/protocol';
 import { translateIssue } from '../../../lib/i18n/i18n.ts';
 import { useFormSubmit } from '../../../lib/use-form-submit.ts';
+import { useResetOnOpen } from '../../../lib/use-reset-on-open.ts';
 import { useDeclareWindow } from '../api/maintenance-api.ts';
 
 interface Values {
@@ -75,11 +75,10 @@ export function MaintenanceDeclareModal({
   const [form] = Form.useForm<Values>();
   const declare = useDeclareWindow(liftId);
 
-  useEffect(() => {
-    if (!openedAt) return;
+  useResetOnOpen(openedAt, () => {
     form.resetFields();
     form.setFieldsValue({ startsAt: openedAt, endsAt: null, reason: '' });
-  }, [openedAt, form]);
+  });
 
   const submit = useFormSubmit(
     form,
