@@ -115,16 +115,32 @@ test.describe('sign-in', () => {
       id: user.id,
     });
     expect(ended.status).toBe(200);
-    // The notice shows for 1.5 s before the reload: watch for it from now on.
-    const notice = page
-      .locator('.ant-notification-notice')
-      .filter({ hasText: 'Unauthorized' })
-      .filter({ hasText: 'Authorization verification failed' })
-      .waitFor({ timeout: 20_000 });
+    // The notice shows for 1.5 s before the reload. A slow machine can let a polling
+    // locator miss so short a window, so the page reports each notice as it appears.
+    const notices: string[] = [];
+    await page.exposeFunction('reportNotices', (text: string) => notices.push(text));
+    await page.addInitScript(() => {
+      let last = '';
+      new MutationObserver(() => {
+        const text = [...document.querySelectorAll('.ant-notification-notice')]
+          .map((notice) => notice.textContent ?? '')
+          .join('\n');
+        if (text === last) return;
+        last = text;
+        (window as unknown as { reportNotices: (t: string) => void }).reportNotices(text);
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
     // Opening a page asks for the user info again: that call now answers 401.
     // Only the navigation's start is awaited: the forced reload may come before 'load'.
     await page.goto('/lift/list', { waitUntil: 'commit' });
-    await notice;
+    await expect
+      .poll(() =>
+        notices.some(
+          (text) =>
+            text.includes('Unauthorized') && text.includes('Authorization verification failed'),
+        ),
+      )
+      .toBe(true);
     await expect(page).toHaveURL(/\/user\/login\?redirect=/);
   });
 

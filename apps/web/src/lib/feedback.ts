@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { message, notification } from 'antd';
+import { onceWithin } from './once-within.ts';
 
 /**
  * antd's message and notification, themed like the rest of the app. Code outside React
@@ -80,15 +81,7 @@ export function whenFeedbackVisible(then: () => void, atMostMs: number): void {
     then();
     return;
   }
-  let done = false;
-  const once = () => {
-    if (done) return;
-    done = true;
-    window.clearTimeout(timer);
-    then();
-  };
-  const timer = window.setTimeout(once, atMostMs);
-  visibleWaiters.push(once);
+  visibleWaiters.push(onceWithin(atMostMs, then));
 }
 
 export function feedback(): FeedbackApi {

@@ -9,7 +9,8 @@ import {
 } from '@liftlink/protocol';
 import { clearToken, getToken } from './token.ts';
 import { feedback, whenFeedbackVisible } from './feedback.ts';
-import { i18n, translateError } from './i18n/i18n.ts';
+import { onceWithin } from './once-within.ts';
+import { i18n, initI18n, translateError } from './i18n/i18n.ts';
 
 /** A failed call: HTTP status, the envelope's code and msg, and its result (issues). */
 export class ApiError extends Error {
@@ -84,39 +85,56 @@ function handleUnauthorized(error: ApiError): void {
   const loggedInFlag = (error.result as { isLogin?: unknown } | null)?.isLogin === true;
   if (loggedInFlag) return;
   error.handled = true;
-  feedback().notification.error({
-    key: 'http.unauthorized',
-    title: i18n.t('http.unauthorized'),
-    description: i18n.t('http.unauthorizedText'),
+  const forcedLogout = getToken() !== null && !reloadScheduled;
+  if (forcedLogout) {
+    reloadScheduled = true;
+    clearToken();
+    // The server forgets the session too; its answer does not matter any more.
+    void fetch('/auth/access/logout', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: csrfHeaders(),
+    }).catch(() => undefined);
+  }
+  whenTextsReady(() => {
+    feedback().notification.error({
+      key: 'http.unauthorized',
+      title: i18n.t('http.unauthorized'),
+      description: i18n.t('http.unauthorizedText'),
+    });
+    // The 1.5 s are for reading the notice, so they start when it can be seen: a page
+    // that meets the 401 as it opens is still loading the notice's chunk.
+    if (forcedLogout) {
+      whenFeedbackVisible(
+        () => window.setTimeout(() => browserPage.reload(), FORCED_LOGOUT_RELOAD_MS),
+        NOTICE_WAIT_AT_MOST_MS,
+      );
+    }
   });
-  if (getToken() === null || reloadScheduled) return;
-  reloadScheduled = true;
-  clearToken();
-  // The server forgets the session too; its answer does not matter any more.
-  void fetch('/auth/access/logout', {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: csrfHeaders(),
-  }).catch(() => undefined);
-  // The 1.5 s are for reading the notice, so they start when it can be seen: a page that
-  // meets the 401 as it opens is still loading the notice's chunk.
-  whenFeedbackVisible(
-    () => window.setTimeout(() => browserPage.reload(), FORCED_LOGOUT_RELOAD_MS),
-    NOTICE_WAIT_AT_MOST_MS,
-  );
 }
 
-/** How long a forced logout waits for its notice to be visible before reloading anyway. */
+/** How long a notice waits for its texts, and a forced logout for its notice, before going on. */
 const NOTICE_WAIT_AT_MOST_MS = 10_000;
+
+/**
+ * Runs `say` once the user's texts are loaded (at most NOTICE_WAIT_AT_MOST_MS later): a call
+ * made as a page opens can fail before they are, and a notice must not show their keys.
+ */
+function whenTextsReady(say: () => void): void {
+  const once = onceWithin(NOTICE_WAIT_AT_MOST_MS, say);
+  void initI18n().then(once, once);
+}
 
 /** Spec section 8: 403 -> notice "Forbidden" with the server's message. */
 function handleForbidden(error: ApiError): void {
   error.handled = true;
-  feedback().notification.error({
-    key: `http.forbidden.${error.code}`,
-    title: i18n.t('http.forbidden'),
-    description: translateError(error.code, error.message),
-  });
+  whenTextsReady(() =>
+    feedback().notification.error({
+      key: `http.forbidden.${error.code}`,
+      title: i18n.t('http.forbidden'),
+      description: translateError(error.code, error.message),
+    }),
+  );
 }
 
 function csrfHeaders(): Record<string, string> {
