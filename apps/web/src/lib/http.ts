@@ -121,6 +121,11 @@ const NOTICE_WAIT_AT_MOST_MS = 10_000;
  * made as a page opens can fail before they are, and a notice must not show their keys.
  */
 function whenTextsReady(say: () => void): void {
+  // The usual case: the texts came with the page, and the notice is said at once.
+  if (i18n.isInitialized) {
+    say();
+    return;
+  }
   const once = onceWithin(NOTICE_WAIT_AT_MOST_MS, say);
   void initI18n().then(once, once);
 }
