@@ -6,7 +6,23 @@ import net from 'node:net';
  * taken by some client's connection before the child process listens on it (seen with
  * thousands of benchmark lifts connecting while a broker node started).
  */
-const RANGE = { from: 20_000, to: 32_767 };
+const FULL_RANGE = { from: 20_000, to: 32_767 };
+
+/**
+ * Test files run in several vitest workers at once, each handing out ports on its own: each
+ * worker (VITEST_POOL_ID, 1 to maxWorkers) takes a slice of the range of its own, so two
+ * workers never give the same port to two servers starting together. Elsewhere (the
+ * benchmarks, the browser tests' set-up) the whole range.
+ */
+const SLICES = 4;
+function rangeOfThisWorker(): { from: number; to: number } {
+  const pool = Number(process.env.VITEST_POOL_ID);
+  if (!Number.isInteger(pool) || pool < 1) return FULL_RANGE;
+  const size = Math.floor((FULL_RANGE.to - FULL_RANGE.from + 1) / SLICES);
+  const from = FULL_RANGE.from + ((pool - 1) % SLICES) * size;
+  return { from, to: from + size - 1 };
+}
+const RANGE = rangeOfThisWorker();
 
 async function tryListen(port: number): Promise<number | null> {
   const server = net.createServer();
