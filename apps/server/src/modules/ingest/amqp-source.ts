@@ -1,4 +1,5 @@
 import amqp, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
+import { AckCoalescer } from './ack-coalescer.ts';
 import {
   INGEST_QUEUE,
   MQTT_EXCHANGE,
@@ -37,20 +38,23 @@ export function startAmqpIngest(opts: {
   let model: ChannelModel | null = null;
   let channel: Channel | null = null;
   let consumerTag: string | null = null;
+  let pendingAcks: AckCoalescer | null = null;
   let node = opts.startAt % opts.urls.length;
   const inFlight = new Set<Promise<void>>();
   let lastError = '';
   let wake: () => void = () => undefined;
 
-  const take = (ch: Channel, msg: ConsumeMessage | null) => {
+  const take = (ch: Channel, acks: AckCoalescer, msg: ConsumeMessage | null) => {
     // null: the queue was deleted or the consumer cancelled by the broker; the connection is rebuilt.
     if (!msg) return void ch.close().catch(() => undefined);
+    const tag = msg.fields.deliveryTag;
+    acks.delivered(tag);
     const stored = opts
       .handle(swapSeparators(msg.fields.routingKey), msg.content)
       .then(
         () => {
           // The delivery tag belongs to this channel: after a reconnection the broker has already put it back.
-          if (channel === ch) ch.ack(msg);
+          if (channel === ch) acks.finish(tag);
         },
         (err: unknown) =>
           opts.log('ingest: message not stored; the broker will deliver it again', err),
@@ -88,7 +92,12 @@ export function startAmqpIngest(opts: {
       await ch.prefetch(opts.prefetch);
       model = m;
       channel = ch;
-      consumerTag = (await ch.consume(INGEST_QUEUE, (msg) => take(ch, msg), { noAck: false }))
+      const acks = new AckCoalescer((tag, allUpTo) => {
+        // amqplib reads only the delivery tag of the message it is given.
+        if (channel === ch) ch.ack({ fields: { deliveryTag: tag } } as ConsumeMessage, allUpTo);
+      });
+      pendingAcks = acks;
+      consumerTag = (await ch.consume(INGEST_QUEUE, (msg) => take(ch, acks, msg), { noAck: false }))
         .consumerTag;
     } catch (err) {
       await m.close().catch(() => undefined);
@@ -101,6 +110,7 @@ export function startAmqpIngest(opts: {
     model = null;
     channel = null;
     consumerTag = null;
+    pendingAcks = null;
     opts.onConnection?.(false);
   }
 
@@ -146,6 +156,7 @@ export function startAmqpIngest(opts: {
         // No new deliveries; those taken finish storing and are acknowledged before the connection ends.
         if (channel && consumerTag) await channel.cancel(consumerTag).catch(() => undefined);
         await Promise.allSettled([...inFlight]);
+        pendingAcks?.flush();
         await model?.close().catch(() => undefined);
         wake();
         await loop;
