@@ -14,6 +14,7 @@ import {
   encodeLiftMessage,
   liftTopic,
   brokerConnection,
+  noDelay,
   type DeviceKind,
   type LiftMessages,
   type ReconnectRule,
@@ -194,7 +195,11 @@ export class MqttLift {
         }
       }
     });
-    this.client.on('connect', () => this.onConnect());
+    this.client.on('connect', () => {
+      // Answers are written right after the command's PUBACK: without this each waited for the broker's delayed ACK.
+      noDelay(this.client);
+      this.onConnect();
+    });
     this.client.on('close', () => this.scheduleReconnect());
     this.client.on('message', (topic, payload) => this.onMessage(topic, payload));
     this.client.on('error', (err) => {

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import fp from 'fastify-plugin';
 import { Aedes, type Client as AedesClient } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
-import { DOWNLINK_TOPICS, brokerConnection } from '@liftlink/protocol';
+import { DOWNLINK_TOPICS, brokerConnection, noDelay } from '@liftlink/protocol';
 import { newToken, safeEqual } from '../lib/crypto.ts';
 
 /**
@@ -242,12 +242,6 @@ export function expiredCommand(topic: string, payload: Buffer | string): boolean
   } catch {
     return false;
   }
-}
-
-/** Turns off Nagle's algorithm on an MQTT.js TCP connection (MQTT.js does not offer it). */
-export function noDelay(client: MqttClient): void {
-  const stream = client.stream as unknown as { setNoDelay?: (on: boolean) => void };
-  stream.setNoDelay?.(true);
 }
 
 /** The embedded broker's actual port (tests listen on port 0). */

@@ -1,6 +1,5 @@
 import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient, type Packet } from 'mqtt';
-import { UPLINK_TOPICS, uplinkSubscription } from '@liftlink/protocol';
-import { noDelay } from '../../plugins/mqtt.ts';
+import { UPLINK_TOPICS, noDelay, uplinkSubscription } from '@liftlink/protocol';
 
 type SendPacket = (packet: Packet, cb?: (err?: Error) => void, ...rest: unknown[]) => void;
 
