@@ -178,8 +178,25 @@ async function startPgliteWorker(dir: string | undefined): Promise<Worker> {
   return worker;
 }
 
+/**
+ * DATABASE_URL with the session settings every server connection needs added to the
+ * operator's own `options` (after them: a later `-c` wins). In the URL, since pg lets the
+ * URL's `options` replace a separate one. JIT off: PostgreSQL compiles a statement
+ * whose estimated cost passes jit_above_cost, and the availability booking of every status
+ * batch passes it (its month split is estimated at hundreds of rows a lift): 665 of its
+ * 670 ms went to LLVM for 100 lifts, which took ingest from 14,000 messages a second to
+ * under 400 once lifts report their status (docs/operations.md 7.1). The server's statements
+ * are short; none gains from compiling.
+ */
+export function withSessionOptions(url: string): string {
+  const withOptions = new URL(url);
+  const own = withOptions.searchParams.get('options');
+  withOptions.searchParams.set('options', [own, '-c jit=off'].filter(Boolean).join(' '));
+  return withOptions.toString();
+}
+
 export async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ connectionString: withSessionOptions(url), max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
   // Nor may a checked-out one: a restart can make a client emit 'error' twice (the server's
