@@ -1,8 +1,9 @@
 /**
  * The benchmark's lifts: bare MQTT connections (bench/raw-lift.ts) in a process of their
  * own (so the measuring process stays responsive), driven over IPC by bench/run.ts. Each lift speaks
- * the device protocol just enough: presence and a status on connect, events on demand,
- * and it answers every command at once with `accepted` then `done`.
+ * the device protocol just enough: presence and a status on connect, events on demand, a
+ * status every few seconds on demand (a fleet in service), and it answers every command at
+ * once with `accepted` then `done`.
  */
 import { RawLift } from './raw-lift.ts';
 import { liftTopic } from '@liftlink/protocol';
@@ -19,6 +20,10 @@ export type FleetRequest =
   /** `code` defaults to RZGU (a trip, the costliest event to store). */
   | { op: 'ingest'; lifts: number; perLift: number; window: number; firstSeq: number; code?: string }
   | { op: 'push'; lifts: number; everyMs: number; durationMs: number; firstSeq: number }
+  /** Every connected lift reports its status every `everyMs` from now on (phases spread evenly), until `reportStop`. */
+  | { op: 'report'; everyMs: number }
+  /** Ends the reports; answers how many were sent, acknowledged and failed, and over how long. */
+  | { op: 'reportStop' }
   /** The lifts whose connection ended since they connected (the broker closed it, or it died). */
   | { op: 'closed' }
   | { op: 'stop' };
@@ -127,12 +132,52 @@ async function push(n: number, everyMs: number, durationMs: number, firstSeq: nu
   return { sent, acked: sum('acked'), failed: sum('failed'), deviceNos: pushing.map((p) => p.entry.lift.deviceNo), unacked };
 }
 
+/** The status each lift sends on connecting, and again with every periodic report. */
+let statusSnapshot: unknown = null;
+let reporting: { timer: NodeJS.Timeout; started: number; sent: number; acked: number; failed: number } | null = null;
+const REPORT_TICK_MS = 100;
+
+/** Status reports as a fleet in service sends them: each lift once per period, the lifts spread over it. */
+function startReports(everyMs: number): void {
+  if (reporting) clearInterval(reporting.timer);
+  const buckets = Math.max(1, Math.round(everyMs / REPORT_TICK_MS));
+  const r = { started: Date.now(), sent: 0, acked: 0, failed: 0, timer: undefined as unknown as NodeJS.Timeout };
+  let tick = 0;
+  r.timer = setInterval(() => {
+    const bucket = tick++ % buckets;
+    for (let i = bucket; i < clients.length; i += buckets) {
+      const entry = clients[i];
+      if (!entry?.client.connected) continue;
+      r.sent++;
+      const payload = JSON.stringify({ seq: BOOT + ++entry.seq, ts: new Date().toISOString(), status: statusSnapshot });
+      entry.client.publish(liftTopic(entry.lift.deviceNo, 'status'), payload, 1, (err) => (err ? r.failed++ : r.acked++));
+    }
+  }, REPORT_TICK_MS);
+  reporting = r;
+}
+
+async function stopReports(): Promise<{ ms: number; sent: number; acked: number; failed: number }> {
+  const r = reporting;
+  if (!r) return { ms: 0, sent: 0, acked: 0, failed: 0 };
+  clearInterval(r.timer);
+  reporting = null;
+  const ms = Date.now() - r.started;
+  for (const end = Date.now() + 10_000; r.acked + r.failed < r.sent && Date.now() < end; ) await new Promise((res) => setTimeout(res, 50));
+  return { ms, sent: r.sent, acked: r.acked, failed: r.failed };
+}
+
 process.on('message', (msg: FleetRequest) => {
   const reply = (r: FleetReply) => process.send!(r);
   const run = async (): Promise<Record<string, unknown>> => {
     switch (msg.op) {
       case 'connect':
+        statusSnapshot = msg.status;
         return { ms: await connect(msg.url, msg.lifts, msg.status), connected: clients.filter((c) => c.client.connected).length };
+      case 'report':
+        startReports(msg.everyMs);
+        return {};
+      case 'reportStop':
+        return stopReports();
       case 'ingest':
         return ingest(msg.lifts, msg.perLift, msg.window, msg.firstSeq, msg.code);
       case 'push':
@@ -140,6 +185,8 @@ process.on('message', (msg: FleetRequest) => {
       case 'closed':
         return { closed: clients.filter((c) => c.closedAt !== undefined).map((c) => ({ deviceNo: c.lift.deviceNo, at: c.closedAt })) };
       case 'stop':
+        if (reporting) clearInterval(reporting.timer);
+        reporting = null;
         for (const c of clients) c.client.destroy();
         clients.length = 0;
         return {};

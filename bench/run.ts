@@ -11,9 +11,12 @@
  *       and until the server lists them all online
  *   (1) ingest: 1,000 lifts publish run-log events as fast as they are taken (each keeps a
  *       window in flight); messages persisted per second, lost and duplicated counts
- *   (2) command round trip through the HTTP API with every lift connected: p50/p95/p99
+ *   (2) command round trip through the HTTP API with every lift connected and reporting
+ *       its status every BENCH_REPORT_EVERY_MS (5,000; 0 for quiet lifts): p50/p95/p99
  *   (3) lift-to-browser live push over the WebSocket to BENCH_BROWSERS (50) browsers,
- *       each watching the same 20 lifts: p50/p99 over every delivery
+ *       each watching the same 20 lifts, the fleet still reporting: p50/p99 over every
+ *       delivery; then the status reports acknowledged per second (`reportsPerSec`, the
+ *       fleet's offered load: LIFTS / 5 s) and those never acknowledged
  *   (4) server memory (RSS) with every lift connected; the broker's (Mosquitto, the three
  *       RabbitMQ nodes together) too
  *
@@ -66,6 +69,8 @@ const BROWSERS = Number(process.env.BENCH_BROWSERS ?? 50);
 const IDLE_PER_FLEET = 10_000;
 const PUSH_EVERY_MS = 50;
 const PUSH_MS = quick ? 3_000 : 20_000;
+/** While commands and pushes are measured, every lift reports its status this often (a fleet in service); 0: quiet lifts. */
+const REPORT_EVERY_MS = Number(process.env.BENCH_REPORT_EVERY_MS ?? 5_000);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 type Mode = 'embedded' | 'postgres' | 'rabbitmq';
 const MODES = (process.env.BENCH_MODES ?? 'embedded,postgres,rabbitmq').split(',').map((m) => m.trim()) as Mode[];
@@ -382,6 +387,14 @@ async function runMode(mode: Mode): Promise<Result> {
     const cpuUsPerMsg = Object.fromEntries(Object.entries(cpuParts).map(([k, read]) => [k, Math.max(0, Math.round(((read() - cpuBefore[k]!) * 1000) / sent.acked))]));
     log(`${mode}: ingest ${sent.acked} of ${total} acknowledged (${sent.failed} failed) in ${Math.round(ingestMs)} ms; CPU µs per message ${JSON.stringify(cpuUsPerMsg)}`);
 
+    // (2) and (3) with the whole fleet in service: every lift reports its status every
+    // REPORT_EVERY_MS (one period first, so the load is steady when measuring starts).
+    const fleets = [fleet, ...idleFleets];
+    if (REPORT_EVERY_MS > 0) {
+      await Promise.all(fleets.map((f) => f.ask({ op: 'report', everyMs: REPORT_EVERY_MS })));
+      await new Promise((r) => setTimeout(r, REPORT_EVERY_MS));
+      log(`${mode}: every lift reports its status every ${REPORT_EVERY_MS} ms`);
+    }
     // (2) command round trips.
     log(`${mode}: commands`);
     const cmd = await commandRoundTrips(server, token, lifts);
@@ -389,6 +402,12 @@ async function runMode(mode: Mode): Promise<Result> {
     const push = await pushLatencies(server, token, lifts, fleet.ask);
     const pushes = push.latencies;
     log(`${mode}: ${cmd.length} commands; ${push.sent} events pushed to ${BROWSERS} browsers, ${push.delivered} of ${push.sent * BROWSERS} deliveries`);
+    const reports = (await Promise.all(fleets.map((f) => f.ask<{ ms: number; sent: number; acked: number; failed: number }>({ op: 'reportStop' })))).reduce(
+      (sum, r) => ({ ms: Math.max(sum.ms, r.ms), sent: sum.sent + r.sent, acked: sum.acked + r.acked, failed: sum.failed + r.failed }),
+      { ms: 0, sent: 0, acked: 0, failed: 0 },
+    );
+    const reportsPerSec = reports.ms ? Math.round((reports.acked / reports.ms) * 1000) : 0;
+    if (REPORT_EVERY_MS > 0) log(`${mode}: status reports ${reports.acked} of ${reports.sent} acknowledged (${reports.failed} failed) over ${reports.ms} ms: ${reportsPerSec} a second`);
     const stillOnline = await onlineCount();
     const alarmed = alarms?.();
     // Lifts whose connection ended during the run (none should: nothing here closes them).
@@ -414,6 +433,9 @@ async function runMode(mode: Mode): Promise<Result> {
       ingestPerSec,
       lost: total - counts.distinct,
       duplicates: counts.stored - counts.distinct + (counts.trips - counts.distinct),
+      reportEveryMs: REPORT_EVERY_MS,
+      reportsPerSec,
+      reportsUnacked: reports.sent - reports.acked,
       cmdP50Ms: percentile(cmd, 50),
       cmdP95Ms: percentile(cmd, 95),
       cmdP99Ms: percentile(cmd, 99),
