@@ -3,6 +3,7 @@ import tls from 'node:tls';
 import { once } from 'node:events';
 import fp from 'fastify-plugin';
 import { Aedes, type Client as AedesClient } from 'aedes';
+import { indexedRetainedPersistence } from './retained-index.ts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { DOWNLINK_TOPICS, brokerConnection, noDelay } from '@liftlink/protocol';
 import { newToken, safeEqual } from '../lib/crypto.ts';
@@ -69,7 +70,7 @@ export default fp(async (app) => {
   const deviceClients = new Map<string, AedesClient>();
 
   if (!config.mqttUrl) {
-    broker = await Aedes.createBroker({ id: 'liftlink-embedded' });
+    broker = await Aedes.createBroker({ id: 'liftlink-embedded', persistence: indexedRetainedPersistence() });
     const isService = (client: AedesClient | null) => !!client && (client as AedesClient & { liftlinkService?: boolean }).liftlinkService === true;
     broker.authenticate = (client, username, password, done) => {
       const secret = password?.toString('utf8') ?? '';
