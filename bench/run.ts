@@ -153,8 +153,14 @@ async function storedCounts(database: Database, ids: string[], fromSeq: number):
   return { stored: Number(row!.stored), distinct: Number(row!.distinct), trips: Number(row!.trips) };
 }
 
-async function commandRoundTrips(server: ServerProcess, token: string, lifts: ProvisionedLift[], count = COMMANDS): Promise<number[]> {
+/**
+ * Command round trips, COMMAND_CONCURRENCY in flight. A command the lift's answer did not
+ * reach in time (504 lift.timeout: the server could not store the answers as fast as they
+ * came) counts with the time it took and in `timedOut`; any other failure stops the run.
+ */
+async function commandRoundTrips(server: ServerProcess, token: string, lifts: ProvisionedLift[], count = COMMANDS): Promise<{ times: number[]; timedOut: number }> {
   const times: number[] = [];
+  let timedOut = 0;
   let next = 0;
   const worker = async () => {
     while (next < count) {
@@ -163,12 +169,13 @@ async function commandRoundTrips(server: ServerProcess, token: string, lifts: Pr
       const started = performance.now();
       const res = await server.api('POST', '/auth/access/lift/control', { liftId: lift.id, command: 'lock', args: { on: i % 2 === 0 } }, token);
       const ms = performance.now() - started;
-      if (res.status !== 200) throw new Error(`command failed: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status === 504 && res.body.code === 'lift.timeout') timedOut++;
+      else if (res.status !== 200) throw new Error(`command failed: ${res.status} ${JSON.stringify(res.body)}`);
       times.push(ms);
     }
   };
   await Promise.all(Array.from({ length: COMMAND_CONCURRENCY }, worker));
-  return times.sort((a, b) => a - b);
+  return { times: times.sort((a, b) => a - b), timedOut };
 }
 
 /**
@@ -397,11 +404,11 @@ async function runMode(mode: Mode): Promise<Result> {
     }
     // (2) command round trips.
     log(`${mode}: commands`);
-    const cmd = await commandRoundTrips(server, token, lifts);
+    const { times: cmd, timedOut: cmdTimedOut } = await commandRoundTrips(server, token, lifts);
     // (3) live push.
     const push = await pushLatencies(server, token, lifts, fleet.ask);
     const pushes = push.latencies;
-    log(`${mode}: ${cmd.length} commands; ${push.sent} events pushed to ${BROWSERS} browsers, ${push.delivered} of ${push.sent * BROWSERS} deliveries`);
+    log(`${mode}: ${cmd.length} commands (${cmdTimedOut} timed out); ${push.sent} events pushed to ${BROWSERS} browsers, ${push.delivered} of ${push.sent * BROWSERS} deliveries`);
     const reports = (await Promise.all(fleets.map((f) => f.ask<{ ms: number; sent: number; acked: number; failed: number }>({ op: 'reportStop' })))).reduce(
       (sum, r) => ({ ms: Math.max(sum.ms, r.ms), sent: sum.sent + r.sent, acked: sum.acked + r.acked, failed: sum.failed + r.failed }),
       { ms: 0, sent: 0, acked: 0, failed: 0 },
@@ -439,6 +446,7 @@ async function runMode(mode: Mode): Promise<Result> {
       cmdP50Ms: percentile(cmd, 50),
       cmdP95Ms: percentile(cmd, 95),
       cmdP99Ms: percentile(cmd, 99),
+      cmdTimedOut,
       pushP99Ms: percentile(pushes, 99),
       serverRssMiB,
       brokerRssMiB: brokerRss,
