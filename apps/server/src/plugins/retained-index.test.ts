@@ -8,7 +8,7 @@ import { indexedRetainedPersistence } from './retained-index.ts';
 /** What a new subscriber to `topics` is handed at once: the retained messages, as topic -> payload. */
 async function retainedFor(port: number, topics: string[]): Promise<Record<string, string>> {
   const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { clientId: `reader-${Math.random().toString(36).slice(2)}`, reconnectPeriod: 0 });
-  await once(client, 'connect');
+  await new Promise((resolve) => client.once('connect', resolve));
   const got: Record<string, string> = {};
   client.on('message', (topic, payload, packet) => {
     if (packet.retain) got[topic] = payload.toString();
@@ -32,7 +32,7 @@ describe('embedded broker: retained messages looked up by topic', () => {
     await once(server, 'listening');
     port = (server.address() as net.AddressInfo).port;
     writer = mqtt.connect(`mqtt://127.0.0.1:${port}`, { clientId: 'writer', reconnectPeriod: 0 });
-    await once(writer, 'connect');
+    await new Promise((resolve) => writer.once('connect', resolve));
   });
   afterAll(async () => {
     await writer.endAsync();
