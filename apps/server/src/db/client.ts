@@ -184,9 +184,9 @@ async function startPgliteWorker(dir: string | undefined): Promise<Worker> {
  * URL's `options` replace a separate one. JIT off: PostgreSQL compiles a statement
  * whose estimated cost passes jit_above_cost, and the availability booking of every status
  * batch passes it (its month split is estimated at hundreds of rows a lift): 665 of its
- * 670 ms went to LLVM for 100 lifts, which took ingest from 14,000 messages a second to
- * under 400 once lifts report their status (docs/operations.md 7.1). The server's statements
- * are short; none gains from compiling.
+ * 670 ms went to LLVM for 100 lifts, so that 2,000 lifts reporting every 5 s (400 statuses
+ * a second) kept the ingest transaction busy all the time (docs/operations.md 3.2). The
+ * server's statements are short; none gains from compiling.
  */
 export function withSessionOptions(url: string): string {
   const withOptions = new URL(url);
