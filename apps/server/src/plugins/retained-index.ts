@@ -19,8 +19,7 @@ export function indexedRetainedPersistence() {
   const retained = new Map<string, Retained>();
   const store = persistence.storeRetained.bind(persistence);
   const scanCombi = persistence.createRetainedStreamCombi.bind(persistence);
-  const scan = persistence.createRetainedStream.bind(persistence);
-  const exact = (patterns: string[]) => Readable.from(patterns.flatMap((p) => (retained.has(p) ? [retained.get(p)!] : [])));
+  const exact = (patterns: string[]) => Readable.from(patterns.flatMap((p) => retained.get(p) ?? []));
 
   // As aedes-persistence: an empty payload removes the topic's retained message.
   persistence.storeRetained = ((packet: Retained, cb?: (err: Error | null | undefined) => void) => {
@@ -29,6 +28,7 @@ export function indexedRetainedPersistence() {
     return (store as (p: Retained, c?: typeof cb) => unknown)(packet, cb);
   }) as typeof persistence.storeRetained;
   persistence.createRetainedStreamCombi = (patterns) => (patterns.some(hasWildcard) ? scanCombi(patterns) : exact(patterns));
-  persistence.createRetainedStream = (pattern) => (hasWildcard(pattern) ? scan(pattern) : exact([pattern]));
+  // One pattern is the combined case with one pattern (aedes-persistence answers both by the same scan).
+  persistence.createRetainedStream = (pattern) => persistence.createRetainedStreamCombi([pattern]);
   return persistence;
 }
