@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 
 // jsdom lacks these browser APIs that antd's responsive components use.
 Object.defineProperty(window, 'matchMedia', {
@@ -23,6 +23,12 @@ class ResizeObserverStub {
 }
 globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
 window.scrollTo = () => undefined;
+
+// findBy*/waitFor give up after 1 s by default. On CI the web tests share two
+// cores with the server suites, and an antd panel that needs a few queries to
+// settle has missed that second while working correctly. A longer wait only
+// changes how long a real failure takes to report, not whether it does.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();
