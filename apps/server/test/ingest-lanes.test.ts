@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liftTopic } from '@liftlink/protocol';
+import { ensureDemoFleet, spawnSimulator, type DemoLift } from '../src/modules/lifts/demo-fleet.ts';
+import { ADMIN_PASSWORD, body, client, login, startTestApp, type TestApp } from './helpers.ts';
+import { until } from './support/ports.ts';
+
+/**
+ * A person waits for a command's answer; nobody waits for a lift's periodic status. At
+ * 20,000 lifts reporting every 5 s the batch in hand holds hundreds of statuses, and an
+ * answer queued behind it waited for that batch and the next (docs/operations.md 7.1).
+ * Answers are stored in a lane of their own. Shown here with the batch in hand held up
+ * outright: another session holds the row of the lift whose run-log entry it stores.
+ * PostgreSQL only: PGlite is one session, where a held transaction holds everything.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a command answer while the lifts\' batch waits on the database', () => {
+  let t: TestApp;
+  let admin: ReturnType<typeof client>;
+  let fleet: DemoLift[];
+  let sim: ReturnType<typeof spawnSimulator>;
+
+  beforeAll(async () => {
+    t = await startTestApp('postgres', { COMMAND_WAIT_MS: '8000', HEARTBEAT_SECONDS: '60' });
+    admin = client(t.app, await login(t.app, 'admin', ADMIN_PASSWORD));
+    fleet = await ensureDemoFleet(t.database.sql, 2);
+    // Lift B is a simulated lift that answers its commands; lift A only has its row held.
+    sim = spawnSimulator(fleet.slice(1), `mqtt://127.0.0.1:${t.app.mqtt.options.port}`, () => {}, ['--activity', '0']);
+    await sim.ready;
+    await until('lift B online', async () => {
+      const [row] = await t.database.sql.query<{ online: boolean }>(`select online from lifts where id = $1`, [fleet[1]!.id]);
+      return row?.online === true;
+    }, 30_000);
+  }, 90_000);
+  afterAll(async () => {
+    sim?.child.kill('SIGTERM');
+    await t?.close();
+  });
+
+  it('is stored and answers the user while the batch in hand cannot commit, and that batch is stored after', async () => {
+    const [a, b] = [fleet[0]!, fleet[1]!];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.database.sql.transaction(async (tx) => {
+      await tx.query(`select 1 from lifts where id = $1 for update`, [a.id]);
+      locked();
+      await held;
+    });
+    await isLocked;
+
+    const seq = 7_000_001;
+    let entryStored = false;
+    const entry = t.app.ingest
+      .handle(liftTopic(a.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZGU' }))
+      .then(() => (entryStored = true));
+    await until('lift A\'s batch waiting for its row', async () => {
+      const [row] = await t.database.sql.query<{ n: number }>(
+        `select count(*)::int as n from pg_locks l join pg_stat_activity s on s.pid = l.pid where not l.granted and s.datname = current_database()`,
+      );
+      return row!.n > 0;
+    }, 10_000);
+
+    const paused = await admin.post('/auth/access/lift/control', { liftId: b.id, command: 'pause', args: {} });
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(['accepted', 'done']).toContain(body(paused).result.state);
+    // Answered (a 504 after the 8 s command wait otherwise) with lift A's batch still not stored.
+    expect(entryStored).toBe(false);
+
+    release();
+    await holder;
+    await entry;
+    const [stored] = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from lift_events where lift_id = $1 and seq = $2`, [a.id, seq]);
+    expect(stored!.n).toBe(1);
+  }, 60_000);
+});
