@@ -3,6 +3,7 @@
  * timing wrapper around its database, lifts publishing from a child process. Prints batch
  * sizes and time per stage. Not part of `npm run bench`; run it when ingest figures drop:
  *   node --import tsx bench/profile-ingest.ts
+ * With REPORT_EVERY_MS=1000 the lifts send status reports instead of run-log events.
  */
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
@@ -20,6 +21,9 @@ import { sampleStatus, startFleet } from './fleet-process.ts';
 
 const LIFTS = Number(process.env.LIFTS ?? 1000);
 const PER_LIFT = Number(process.env.PER_LIFT ?? 40);
+/** Above 0: every lift reports its status every this many ms instead of sending run-log events. */
+const REPORT_EVERY_MS = Number(process.env.REPORT_EVERY_MS ?? 0);
+const REPORT_SECONDS = Number(process.env.REPORT_SECONDS ?? 20);
 const scratch = await createDatabase(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const inner = await openPostgres(scratch.url);
 await migrate(inner.sql);
@@ -65,11 +69,26 @@ stats.transactions = 0;
 stats.txMs = 0;
 const before = app.ingest.stats().stored;
 const t0 = performance.now();
-await ask({ op: 'ingest', lifts: LIFTS, perLift: PER_LIFT, window: 10, firstSeq: 1_000_000 });
-while (app.ingest.stats().stored - before < LIFTS * PER_LIFT) await new Promise((r) => setTimeout(r, 20));
+let sent: number;
+if (REPORT_EVERY_MS > 0) {
+  // statuses as a fleet in service sends them: every lift once per period, for REPORT_SECONDS
+  await ask({ op: 'report', everyMs: REPORT_EVERY_MS });
+  await new Promise((r) => setTimeout(r, REPORT_SECONDS * 1000));
+  sent = (await ask<{ sent: number }>({ op: 'reportStop' })).sent;
+} else {
+  await ask({ op: 'ingest', lifts: LIFTS, perLift: PER_LIFT, window: 10, firstSeq: 1_000_000 });
+  sent = LIFTS * PER_LIFT;
+}
+while (app.ingest.stats().stored - before < sent) await new Promise((r) => setTimeout(r, 20));
 const ms = performance.now() - t0;
-console.log(`ingest ${LIFTS * PER_LIFT} in ${Math.round(ms)} ms = ${Math.round((LIFTS * PER_LIFT) / (ms / 1000))}/s; ${stats.transactions} transactions (avg ${Math.round((LIFTS * PER_LIFT) / stats.transactions)} msgs, ${(stats.txMs / stats.transactions).toFixed(1)} ms)`);
+const what = REPORT_EVERY_MS > 0 ? 'statuses' : 'events';
+console.log(`${what} ${sent} in ${Math.round(ms)} ms = ${Math.round(sent / (ms / 1000))}/s; ${stats.transactions} transactions (avg ${Math.round(sent / stats.transactions)} msgs, ${(stats.txMs / stats.transactions).toFixed(1)} ms)`);
 for (const [q, e] of [...stats.queries].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`${e.ms.toFixed(0).padStart(7)} ms ${String(e.n).padStart(6)}x  ${q}`);
+// HOT updates leave the indexes alone; a table whose updates are not HOT has an indexed column changing
+for (const t of await inner.sql.query<{ relname: string; n_tup_upd: string; n_tup_hot_upd: string; n_tup_ins: string }>(
+  `select relname, n_tup_upd, n_tup_hot_upd, n_tup_ins from pg_stat_user_tables where n_tup_upd + n_tup_ins > 1000 order by n_tup_upd + n_tup_ins desc`,
+))
+  console.log(`${t.relname.padEnd(28)} inserted ${t.n_tup_ins.padStart(8)}  updated ${t.n_tup_upd.padStart(8)} (HOT ${t.n_tup_hot_upd})`);
 await ask({ op: 'stop' });
 child.kill();
 await app.close();

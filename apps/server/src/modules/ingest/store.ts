@@ -5,9 +5,9 @@ import { applyCondition } from './appliers/condition.ts';
 import { applyConfigReports } from './appliers/config-report.ts';
 import { applyEvents, raiseFaultAlerts } from './appliers/events.ts';
 import { applyFirmwareReports } from './appliers/firmware-state.ts';
-import { lockLifts, updateLiftRows } from './appliers/lift-rows.ts';
+import { lockLifts, takeNewestStatuses, updateLiftRows } from './appliers/lift-rows.ts';
 import { applyPresence, reviveSpeakingLifts, type PresenceUplink } from './appliers/presence.ts';
-import { applyStatuses } from './appliers/status.ts';
+import { applyStatusEffects } from './appliers/status.ts';
 import type { Tx, UplinkMessage, UplinkOf } from './appliers/uplink.ts';
 
 export type { UplinkMessage } from './appliers/uplink.ts';
@@ -39,8 +39,9 @@ function byApplier(batch: UplinkMessage[]) {
  * Applies one batch in one transaction and returns what browsers should be told, in the
  * order it happened. Every step is idempotent on (lift, seq): a message stored before
  * changes nothing again. The lifts are locked first; the run log comes before the lift rows'
- * one update, and the alerts, statuses, presence, configurations, command answers and
- * alarm-device and firmware reports after.
+ * one update (which writes the newest statuses too), and the alerts, what the statuses
+ * change elsewhere, presence, configurations, command answers and alarm-device and
+ * firmware reports after.
  */
 export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveChange[]> {
   const live: LiveChange[] = [];
@@ -48,9 +49,10 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveCh
   const lifts = await lockLifts(tx, batch);
   await reviveSpeakingLifts(tx, batch, lifts, live);
   const stored = await applyEvents(tx, parts.events, lifts, live);
+  takeNewestStatuses(lifts, parts.statuses);
   await updateLiftRows(tx, lifts);
   await raiseFaultAlerts(tx, stored, live);
-  await applyStatuses(tx, parts.statuses, live);
+  await applyStatusEffects(tx, lifts, live);
   await applyCondition(tx, parts.statuses, stored);
   await applyPresence(tx, parts.presence, live);
   await applyConfigReports(tx, parts.configReports, live);

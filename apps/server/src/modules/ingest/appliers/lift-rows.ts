@@ -1,44 +1,99 @@
-import { bookAvailability } from '../../availability/book.ts';
-import type { Tx, UplinkMessage } from './uplink.ts';
+import type { StatusMessage } from '@liftlink/protocol';
+import { sha256 } from '../../../lib/crypto.ts';
+import type { Tx, UplinkMessage, UplinkOf } from './uplink.ts';
 
 /**
  * The batch's lifts, locked, and what the batch adds to their rows. Each row is changed
- * once, in one statement, after the run log (each extra update of a lift row costs a new
- * row version).
+ * once, in one statement, after the run log: every extra update of a lift row writes a new
+ * row version of a couple of kilobytes (the status snapshot is in it).
  */
 export interface BatchLifts {
-  locked: { id: string; events_total: string; online: boolean; presence_session: string }[];
+  /** The rows as they were when locked: what the batch's changes are compared with. */
+  locked: {
+    id: string;
+    events_total: string;
+    online: boolean;
+    presence_session: string;
+    status_seq: string;
+    status_at: Date | null;
+    status_hash: string | null;
+    mode: string | null;
+    active_fault: string | null;
+    help_signal: boolean | null;
+  }[];
   /** Each lift's last run-log ordinal, advanced as entries are numbered. */
   eventsTotal: Map<string, number>;
   trips: Map<string, number>;
   faults: Map<string, number>;
   /** Lifts that were offline and spoke: back online from now. */
   revived: Set<string>;
+  /** Each lift's newest status of the batch, where it is newer than the stored one. */
+  statuses: Map<string, StatusMessage>;
 }
 
 /** Locks the batch's lifts in one order first: two instances' batches then never deadlock. */
 export async function lockLifts(tx: Tx, batch: UplinkMessage[]): Promise<BatchLifts> {
   const locked = await tx.query<BatchLifts['locked'][number]>(
-    `select id, events_total, online, presence_session from lifts where id = any($1::uuid[]) order by id for update`,
+    `select id, events_total, online, presence_session, status_seq, status_at, status_hash, mode, active_fault, help_signal
+       from lifts where id = any($1::uuid[]) order by id for update`,
     [[...new Set(batch.map((m) => m.liftId))]],
   );
-  return { locked, eventsTotal: new Map(locked.map((r) => [r.id, Number(r.events_total)])), trips: new Map(), faults: new Map(), revived: new Set() };
+  return { locked, eventsTotal: new Map(locked.map((r) => [r.id, Number(r.events_total)])), trips: new Map(), faults: new Map(), revived: new Set(), statuses: new Map() };
 }
 
-/** Every lift of the batch in one update: seen now, back online if it spoke (its availability booked from now), its run-log ordinal, trip and fault counts. */
+/** Status: per lift the newest snapshot of the batch wins, and only if newer than the stored one. */
+export function takeNewestStatuses(lifts: BatchLifts, statuses: UplinkOf<'status'>[]): void {
+  const storedSeq = new Map(lifts.locked.map((r) => [r.id, Number(r.status_seq)]));
+  for (const m of statuses) {
+    if (m.message.seq <= (storedSeq.get(m.liftId) ?? Infinity)) continue;
+    if ((lifts.statuses.get(m.liftId)?.seq ?? 0) < m.message.seq) lifts.statuses.set(m.liftId, m.message);
+  }
+}
+
+/**
+ * Every lift of the batch in one update: seen now, back online if it spoke, its run-log
+ * ordinal, trip and fault counts, and its newest status with the columns read from it. A
+ * snapshot equal to the stored one (its hash says so) is not sent again: most reports of a
+ * fleet in service repeat the last one, and each is a kilobyte to parse and write.
+ */
 export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
   const { locked } = lifts;
+  const status = (id: string) => lifts.statuses.get(id);
+  const snapshots = locked.map((r) => {
+    const m = status(r.id);
+    if (!m) return { json: null, hash: null };
+    const json = JSON.stringify(m.status);
+    const hash = sha256(json);
+    return { json: hash === r.status_hash ? null : json, hash };
+  });
   await tx.query(
     `update lifts l set last_seen_at = now(), events_total = v.n, trips_total = l.trips_total + v.t, trips_30d = l.trips_30d + v.t,
-            faults_total = l.faults_total + v.f, online = l.online or v.revive, online_since = case when v.revive then now() else l.online_since end
-       from unnest($1::uuid[], $2::bigint[], $3::integer[], $4::boolean[], $5::integer[]) as v(id, n, t, revive, f) where l.id = v.id`,
+            faults_total = l.faults_total + v.f, online = l.online or v.revive, online_since = case when v.revive then now() else l.online_since end,
+            status = coalesce(v.status, l.status), status_hash = coalesce(v.hash, l.status_hash),
+            status_seq = coalesce(v.seq, l.status_seq), status_at = coalesce(v.ts, l.status_at),
+            mode = case when v.seq is null then l.mode else v.mode end, floor = case when v.seq is null then l.floor else v.floor end,
+            active_fault = case when v.seq is null then l.active_fault else v.fault end,
+            help_signal = case when v.seq is null then l.help_signal else v.help end,
+            voltage = case when v.seq is null then l.voltage else v.voltage end
+       from unnest($1::uuid[], $2::bigint[], $3::integer[], $4::boolean[], $5::integer[], $6::jsonb[], $7::text[], $8::bigint[], $9::timestamptz[],
+                   $10::text[], $11::integer[], $12::text[], $13::boolean[], $14::real[])
+            as v(id, n, t, revive, f, status, hash, seq, ts, mode, floor, fault, help, voltage)
+      where l.id = v.id`,
     [
       locked.map((r) => r.id),
       locked.map((r) => lifts.eventsTotal.get(r.id)!),
       locked.map((r) => lifts.trips.get(r.id) ?? 0),
       locked.map((r) => lifts.revived.has(r.id)),
       locked.map((r) => lifts.faults.get(r.id) ?? 0),
+      snapshots.map((s) => s.json),
+      snapshots.map((s) => s.hash),
+      locked.map((r) => status(r.id)?.seq ?? null),
+      locked.map((r) => status(r.id)?.ts ?? null),
+      locked.map((r) => status(r.id)?.status.mode ?? null),
+      locked.map((r) => status(r.id)?.status.floor ?? null),
+      locked.map((r) => status(r.id)?.status.faults[0] ?? null),
+      locked.map((r) => status(r.id)?.status.platform.helpSignal ?? null),
+      locked.map((r) => status(r.id)?.status.platform.voltage ?? null),
     ],
   );
-  await bookAvailability(tx, [...lifts.revived].map((liftId) => ({ liftId, at: null })));
 }
