@@ -77,6 +77,18 @@ describe.each(DB_KINDS)('condition score on %s', (kind) => {
     await t?.close();
   });
 
+  it('scores the fleet a few lifts at a time exactly as in one go', async () => {
+    const scores = () =>
+      t.database.sql.query(`select lift_id, score, factors, main_factor, listed, fell_by, visit_on from lift_condition_scores where day = $1 order by lift_id`, [today]);
+    const inOneGo = await scores();
+    expect(inOneGo).toHaveLength(fleet.length);
+    await t.database.sql.query(`delete from lift_condition_scores where day = $1`, [today]);
+    // 6 lifts, 4 at a time: a full chunk and a partial one
+    const run = await recomputeCondition(t.database.sql, today, undefined, 4);
+    expect(run.lifts).toBe(fleet.length);
+    expect(await scores()).toEqual(inOneGo);
+  });
+
   it('a healthy lift stays high: every measured factor ok against its own first weeks, not listed', async () => {
     const c = await condition(byNo('DEMO-0001'));
     expect(c.score).toBeGreaterThanOrEqual(90);

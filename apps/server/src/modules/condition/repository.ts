@@ -24,9 +24,9 @@ interface SpanRow {
 
 /** The spans: the measuring window (the last CONDITION_MEASURE_DAYS days) and each lift's baseline weeks (from its first status, `lift_condition_state.first_day`), once they lie before it. */
 const SPANS = `
-  firsts as (select lift_id, first_day from lift_condition_state where first_day is not null),
+  firsts as (select lift_id, first_day from lift_condition_state where first_day is not null and lift_id = any($2::uuid[])),
   spans as (
-    select l.id as lift_id, 'm' as span, $1::date - ${CONDITION_MEASURE_DAYS - 1} as lo, $1::date as hi from lifts l
+    select l.id as lift_id, 'm' as span, $1::date - ${CONDITION_MEASURE_DAYS - 1} as lo, $1::date as hi from lifts l where l.id = any($2::uuid[])
     union all
     select f.lift_id, 'b', f.first_day, f.first_day + ${CONDITION_BASELINE_DAYS - 1} from firsts f
      where f.first_day + ${CONDITION_BASELINE_DAYS - 1} < $1::date - ${CONDITION_MEASURE_DAYS - 1}
@@ -34,13 +34,19 @@ const SPANS = `
 
 const emptyFigures = (days: number): Figures => ({ days, chargeRatio: null, chargeSeconds: null, sag: null, trips: 0, overloads: 0, flapPedal: 0, faults: 0, topFault: null, travel: [] });
 
-/** Every lift's inputs for the score of `today`. */
-export async function conditionInputs(sql: SqlExecutor, today: string): Promise<Map<string, LiftInputs>> {
+/** The ids of every lift, in one order: the condition job scores them a chunk at a time. */
+export async function allLiftIds(sql: SqlExecutor): Promise<string[]> {
+  return (await sql.query<{ id: string }>(`select id from lifts order by id`)).map((r) => r.id);
+}
+
+/** The inputs of lifts `ids` for the score of `today`. */
+export async function conditionInputs(sql: SqlExecutor, today: string, ids: string[]): Promise<Map<string, LiftInputs>> {
   const lifts = await sql.query<{ id: string; charge_ratio: number | null; alarm_hours: number; alarm_failed: string[] | null }>(
     `select l.id, (l.config->>'chargeRatio')::real as charge_ratio,
             extract(epoch from (now() - coalesce(l.alarm_last_passed_at, l.alarm_watch_from))) / 3600 as alarm_hours,
             case when l.alarm_test_result = 'failed' then l.alarm_test_failed end as alarm_failed
-       from lifts l`,
+       from lifts l where l.id = any($1::uuid[])`,
+    [ids],
   );
   const spans = await sql.query<SpanRow & { span: 'm' | 'b' }>(
     `with ${SPANS}
@@ -52,19 +58,19 @@ export async function conditionInputs(sql: SqlExecutor, today: string): Promise<
             coalesce(sum(d.flap_anomalies + d.pedal_anomalies), 0) as flap_pedal, coalesce(sum(d.faults), 0) as faults
        from spans s left join lift_condition_daily d on d.lift_id = s.lift_id and d.day between s.lo and s.hi
       group by s.lift_id, s.span`,
-    [today],
+    [today, ids],
   );
   const travel = await sql.query<{ lift_id: string; span: 'm' | 'b'; from_floor: number; to_floor: number; trips: string; seconds: number }>(
     `with ${SPANS}
      select s.lift_id, s.span, t.from_floor, t.to_floor, sum(t.trips) as trips, sum(t.seconds_sum) / sum(t.trips) as seconds
        from spans s join lift_condition_travel t on t.lift_id = s.lift_id and t.day between s.lo and s.hi
       group by s.lift_id, s.span, t.from_floor, t.to_floor`,
-    [today],
+    [today, ids],
   );
   const topFaults = await sql.query<{ lift_id: string; code: string }>(
     `select distinct on (lift_id) lift_id, code from lift_condition_faults
-      where day between $1::date - ${CONDITION_MEASURE_DAYS - 1} and $1::date group by lift_id, code order by lift_id, sum(n) desc, code`,
-    [today],
+      where day between $1::date - ${CONDITION_MEASURE_DAYS - 1} and $1::date and lift_id = any($2::uuid[]) group by lift_id, code order by lift_id, sum(n) desc, code`,
+    [today, ids],
   );
 
   const figures = new Map<string, Figures>();
@@ -101,11 +107,12 @@ export async function conditionInputs(sql: SqlExecutor, today: string): Promise<
   return out;
 }
 
-/** Each lift's best score of the fall window, before `today`. */
-export async function bestRecentScores(sql: SqlExecutor, today: string): Promise<Map<string, number>> {
+/** The best score of each of lifts `ids` in the fall window, before `today`. */
+export async function bestRecentScores(sql: SqlExecutor, today: string, ids: string[]): Promise<Map<string, number>> {
   const rows = await sql.query<{ lift_id: string; best: number }>(
-    `select lift_id, max(score) as best from lift_condition_scores where day >= $1::date - ${CONDITION_PROPOSAL.fallDays} and day < $1::date group by lift_id`,
-    [today],
+    `select lift_id, max(score) as best from lift_condition_scores
+      where day >= $1::date - ${CONDITION_PROPOSAL.fallDays} and day < $1::date and lift_id = any($2::uuid[]) group by lift_id`,
+    [today, ids],
   );
   return new Map(rows.map((r) => [r.lift_id, Number(r.best)]));
 }
