@@ -78,8 +78,14 @@ describe.each(DB_KINDS)('condition score on %s', (kind) => {
   });
 
   it('scores the fleet a few lifts at a time exactly as in one go', async () => {
-    const scores = () =>
-      t.database.sql.query(`select lift_id, score, factors, main_factor, listed, fell_by, visit_on from lift_condition_scores where day = $1 order by lift_id`, [today]);
+    // The alarm factor's value is the hours since the last passed test: it moves with the clock between the two runs.
+    const scores = async () =>
+      (
+        await t.database.sql.query<{ factors: { unit: string; value: number | null }[] }>(
+          `select lift_id, score, factors, main_factor, listed, fell_by, visit_on from lift_condition_scores where day = $1 order by lift_id`,
+          [today],
+        )
+      ).map((r) => ({ ...r, factors: r.factors.map((f) => (f.unit === 'h' ? { ...f, value: null } : f)) }));
     const inOneGo = await scores();
     expect(inOneGo).toHaveLength(fleet.length);
     await t.database.sql.query(`delete from lift_condition_scores where day = $1`, [today]);
