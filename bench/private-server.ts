@@ -24,9 +24,9 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 /**
  * Runs `measure` against the server built on a private PostgreSQL database (named
  * `<prefix>_<time>`), then closes the server and drops the database (kept with BENCH_KEEP=1),
- * whether the bench finished or failed.
+ * whether the bench finished or failed. `env` adds to or overrides the server's settings.
  */
-export async function withPrivateServer(prefix: string, measure: (server: PrivateServer) => Promise<void>): Promise<void> {
+export async function withPrivateServer(prefix: string, measure: (server: PrivateServer) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
   const privateDatabase = await createPrivateDatabase(prefix, { log });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'll-bench-'));
   try {
@@ -36,7 +36,7 @@ export async function withPrivateServer(prefix: string, measure: (server: Privat
       // online, so the silence sweep takes no lift offline (and writes nothing) while the
       // figures are measured.
       const app = await buildApp({
-        config: loadConfig({ DATA_DIR: dataDir, MQTT_PORT: '0', HOST: '127.0.0.1', SIMULATOR: '0', LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'silent', HEARTBEAT_SECONDS: '600' }),
+        config: loadConfig({ DATA_DIR: dataDir, MQTT_PORT: '0', HOST: '127.0.0.1', SIMULATOR: '0', LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'silent', HEARTBEAT_SECONDS: '600', ...env }),
         database,
         logger: false,
       });

@@ -36,7 +36,7 @@ describe.each(DB_KINDS)('presence in the run log on %s', (kind) => {
     // A short heartbeat window: the silence sweep runs every second.
     t = await startTestApp(kind, { HEARTBEAT_SECONDS: '3' });
     admin = client(t.app, await login(t.app, 'admin', ADMIN_PASSWORD));
-    fleet = await ensureDemoFleet(t.database.sql, 6);
+    fleet = await ensureDemoFleet(t.database.sql, 8);
     brokerUrl = `mqtt://127.0.0.1:${t.app.mqtt.options.port}`;
     for (const l of body(await admin.get('/auth/access/lift/get')).result.list) ids[l.deviceNo] = l.id;
     t.app.live.on((m) => live.push(m));
@@ -131,6 +131,32 @@ describe.each(DB_KINDS)('presence in the run log on %s', (kind) => {
     expect(back.lift.online).toBe(true);
     expect(back.lift.onlineSince).toBe(log[1]!.ts);
   }, 30_000);
+
+  it('writes OFFLINE to lifts silent at once, each at the time it was last heard and with its own online time', async () => {
+    const silent = ['DEMO-0007', 'DEMO-0008'];
+    await send('DEMO-0007', 'presence', { online: true, session: ++seq });
+    await new Promise((r) => setTimeout(r, 300));
+    await send('DEMO-0008', 'presence', { online: true, session: ++seq });
+    await until('both silent', async () => {
+      const counts = await Promise.all(silent.map(async (no) => (await runLog(no, '&codes=OFFLINE')).total));
+      return counts.every((n) => n === 1);
+    }, 10_000);
+    const seen: string[] = [];
+    for (const no of silent) {
+      const lift = await info(no);
+      const offline = (await runLog(no, '&codes=OFFLINE')).list[0]!;
+      const online = (await runLog(no, '&codes=ONLINE')).list[0]!;
+      expect([lift.lift.online, offline.reason, offline.ts]).toEqual([false, 'heartbeatSilence', lift.lift.lastSeenAt]);
+      expect(lift.stats.onlineMsTotal).toBe(Date.parse(offline.ts) - Date.parse(online.ts));
+      const [day] = await t.database.sql.query<{ ms: string }>(`select sum(online_ms) as ms from lift_daily_stats where lift_id = $1`, [ids[no]]);
+      expect(Number(day!.ms)).toBe(lift.stats.onlineMsTotal);
+      seen.push(offline.ts);
+    }
+    expect(seen[0]).not.toBe(seen[1]);
+    // Booked offline from then on (the availability report counts the time since as offline).
+    const booked = await t.database.sql.query<{ avail_state: string }>(`select avail_state from lifts where id = any($1::uuid[])`, [silent.map((no) => ids[no])]);
+    expect(booked.map((r) => r.avail_state)).toEqual(['offline', 'offline']);
+  });
 
   it('writes OFFLINE (credential reset) when the credentials of a connected lift are reset, and nothing more when it is thrown off', async () => {
     const { client: lift } = await connectLift(fleet[3]!);

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { decodeLiftMessage, liftMayPublish, liftMaySubscribe, type DropReason, type LiveChange } from '@liftlink/protocol';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { Batcher, type BatcherOptions } from './batcher.ts';
-import { markOffline } from './appliers/presence-log.ts';
+import { markOfflineAll } from './appliers/presence-log.ts';
 import { storeBatch, type UplinkMessage } from './store.ts';
 import { startMqttIngest } from './mqtt-source.ts';
 import { startAmqpIngest, type AmqpIngest } from './amqp-source.ts';
@@ -193,6 +193,7 @@ export default fp(async (app) => {
   }
 
   // A lift that stays silent past its heartbeat window is offline, whatever the broker said.
+  const SWEEP_CHUNK = 500;
   const sweepMs = Math.max(1_000, (app.config.heartbeatSeconds * 1000) / 3);
   // One sweep at a time: a sweep that waits (a long transaction holds lift rows) must not
   // have the next ones queue up behind it and take every pooled connection.
@@ -206,15 +207,17 @@ export default fp(async (app) => {
         [app.config.heartbeatSeconds],
       );
       // Offline from the moment it was last heard: its online time and its OFFLINE entry end there.
-      // Checked again with the lift locked: one that spoke meanwhile stays online (no OFFLINE for it).
-      for (const lift of stale) {
+      // Checked again with the lifts locked: one that spoke meanwhile stays online (no OFFLINE for it).
+      // SWEEP_CHUNK lifts a transaction: after an outage the whole fleet may be silent at once.
+      for (let i = 0; i < stale.length && !stopping; i += SWEEP_CHUNK) {
         const changes = await sql.transaction(async (tx) => {
-          const [still] = await tx.query<{ last_seen_at: Date }>(
+          const still = await tx.query<{ id: string; last_seen_at: Date }>(
             // A lift row locked by a writer is being written to: not silent, skipped this round.
-            `select last_seen_at from lifts where id = $1 and online and last_seen_at < now() - make_interval(secs => $2) for update skip locked`,
-            [lift.id, app.config.heartbeatSeconds],
+            `select id, last_seen_at from lifts where id = any($1::uuid[]) and online and last_seen_at < now() - make_interval(secs => $2)
+              order by id for update skip locked`,
+            [stale.slice(i, i + SWEEP_CHUNK).map((l) => l.id), app.config.heartbeatSeconds],
           );
-          return still ? markOffline(tx, lift.id, new Date(still.last_seen_at), null, 'heartbeatSilence') : [];
+          return markOfflineAll(tx, still.map((r) => ({ liftId: r.id, at: new Date(r.last_seen_at), session: null, reason: 'heartbeatSilence' as const })));
         });
         if (changes.length) await publishLive(changes);
       }

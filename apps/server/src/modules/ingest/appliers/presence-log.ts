@@ -16,18 +16,15 @@ function msPerDay(from: Date, to: Date): [string, number][] {
   return out;
 }
 
-async function addOnlineTime(tx: Tx, liftId: string, since: Date | null, until: Date): Promise<void> {
-  if (!since || until <= since) return;
-  const parts = msPerDay(since, until);
-  const total = parts.reduce((a, [, ms]) => a + ms, 0);
-  await tx.query('update lifts set online_ms_total = online_ms_total + $2 where id = $1', [liftId, total]);
-  for (const [day, ms] of parts) {
-    await tx.query(
-      `insert into lift_daily_stats (lift_id, day, online_ms) values ($1, $2, $3)
-       on conflict (lift_id, day) do update set online_ms = lift_daily_stats.online_ms + excluded.online_ms`,
-      [liftId, day, ms],
-    );
-  }
+/** Each lift's online time [since, until) per UTC day, for the daily online time. */
+async function addDailyOnlineTime(tx: Tx, spans: { liftId: string; since: Date | null; until: Date }[]): Promise<void> {
+  const rows = spans.flatMap(({ liftId, since, until }) => (since && until > since ? msPerDay(since, until).map(([day, ms]) => ({ liftId, day, ms })) : []));
+  if (!rows.length) return;
+  await tx.query(
+    `insert into lift_daily_stats (lift_id, day, online_ms) select * from unnest($1::uuid[], $2::date[], $3::bigint[])
+     on conflict (lift_id, day) do update set online_ms = lift_daily_stats.online_ms + excluded.online_ms`,
+    [rows.map((r) => r.liftId), rows.map((r) => r.day), rows.map((r) => r.ms)],
+  );
 }
 
 export interface PresenceChange {
@@ -71,21 +68,47 @@ export async function logPresence(tx: Tx, changes: PresenceChange[]): Promise<{ 
   return { live, lastOrdinal };
 }
 
+export interface OfflineChange {
+  liftId: string;
+  /** When it went offline: its online time and its OFFLINE entry end there. */
+  at: Date;
+  /** The connection that ended; null: whichever is current. */
+  session: number | null;
+  reason: PresenceReason;
+}
+
 /**
- * Marks a lift offline (goodbye, will, lost connection, silence or credential reset), books
- * its online time and availability up to `at` and writes OFFLINE with the reason to its run log. Nothing
- * happens (no second OFFLINE) when it is offline already, or when `session` is older than
- * the lift's current connection.
+ * Marks lifts offline (goodbye, will, lost connection, silence or credential reset), books
+ * their online time and availability up to `at` and writes OFFLINE with the reason to their
+ * run logs, in a few statements for all of them. Nothing happens (no second OFFLINE) to a
+ * lift offline already, or when `session` is older than the lift's current connection.
+ * One change per lift (the first is kept).
  */
-export async function markOffline(tx: Tx, liftId: string, at: Date, session: number | null, reason: PresenceReason): Promise<LiveChange[]> {
-  const [lift] = await tx.query<{ online_since: Date | null }>(
-    `select online_since from lifts where id = $1 and online and ($2::bigint is null or $2::bigint >= presence_session) for update`,
-    [liftId, session],
+export async function markOfflineAll(tx: Tx, changes: OfflineChange[]): Promise<LiveChange[]> {
+  const byLift = new Map<string, OfflineChange>();
+  for (const c of changes) if (!byLift.has(c.liftId)) byLift.set(c.liftId, c);
+  if (!byLift.size) return [];
+  const list = [...byLift.values()];
+  const going = await tx.query<{ id: string; online_since: Date | null }>(
+    `select l.id, l.online_since from lifts l join unnest($1::uuid[], $2::bigint[]) as v(id, session) on v.id = l.id
+      where l.online and (v.session is null or v.session >= l.presence_session) order by l.id for update of l`,
+    [list.map((c) => c.liftId), list.map((c) => c.session)],
   );
-  if (!lift) return [];
-  await tx.query('update lifts set online = false, online_since = null where id = $1', [liftId]);
-  await addOnlineTime(tx, liftId, lift.online_since ? new Date(lift.online_since) : null, at);
-  await bookAvailability(tx, [{ liftId, at }]);
-  const { live } = await logPresence(tx, [{ liftId, reason, at }]);
-  return [{ type: 'presence', liftId, online: false, ts: at.toISOString() }, ...live];
+  if (!going.length) return [];
+  const spans = going.map((r) => ({ liftId: r.id, since: r.online_since ? new Date(r.online_since) : null, until: byLift.get(r.id)!.at }));
+  await tx.query(
+    `update lifts l set online = false, online_since = null, online_ms_total = l.online_ms_total + v.ms
+       from unnest($1::uuid[], $2::bigint[]) as v(id, ms) where l.id = v.id`,
+    [spans.map((s) => s.liftId), spans.map((s) => (s.since && s.until > s.since ? s.until.getTime() - s.since.getTime() : 0))],
+  );
+  await addDailyOnlineTime(tx, spans);
+  const offline = going.map((r) => byLift.get(r.id)!);
+  await bookAvailability(tx, offline.map((c) => ({ liftId: c.liftId, at: c.at })));
+  const { live } = await logPresence(tx, offline);
+  return [...offline.map((c): LiveChange => ({ type: 'presence', liftId: c.liftId, online: false, ts: c.at.toISOString() })), ...live];
+}
+
+/** One lift offline: `markOfflineAll` with one change. */
+export function markOffline(tx: Tx, liftId: string, at: Date, session: number | null, reason: PresenceReason): Promise<LiveChange[]> {
+  return markOfflineAll(tx, [{ liftId, at, session, reason }]);
 }
