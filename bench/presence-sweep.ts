@@ -1,6 +1,8 @@
 /**
  * The silence sweep after an outage: LIFTS (20,000) lifts online, all silent past the
- * heartbeat window at once (the broker went away without passing on their wills). Times
+ * heartbeat window at once (the broker went away without passing on their wills). With
+ * WILLS=1 the broker does pass them on instead: every lift's will reaches ingest at once
+ * (a region's lifts lost their network). Times
  * from the first lift marked offline to the last, and the longest the server's event loop
  * was held meanwhile (the loop also takes the lifts' messages). Checks that each lift got
  * one OFFLINE entry, its availability booked and its online time counted.
@@ -12,11 +14,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { withPrivateServer } from './private-server.ts';
 
 const LIFTS = Number(process.env.LIFTS ?? 20_000);
-const HEARTBEAT_SECONDS = 10;
+const WILLS = process.env.WILLS === '1';
+/** Wills: a heartbeat longer than the run, so that only the wills take the lifts offline. */
+const HEARTBEAT_SECONDS = WILLS ? 600 : 10;
 
 await withPrivateServer(
   'liftlink_bench_sweep',
-  async ({ sql, log }) => {
+  async ({ app, sql, log }) => {
     log(`seeding ${LIFTS} lifts online, last heard 30 s ago...`);
     await sql.exec(`
       insert into lifts (device_no, alias, kind, floors, manufacturer_org_id, online, online_since, mode, floor, last_seen_at, avail_state, avail_since)
@@ -25,6 +29,12 @@ await withPrivateServer(
         from generate_series(1, ${LIFTS}) i;
       analyze lifts;
     `);
+    if (WILLS) {
+      const deviceNos = (await sql.query<{ device_no: string }>(`select device_no from lifts where device_no like 'SW-%'`)).map((r) => r.device_no);
+      const ts = new Date().toISOString();
+      // A will's seq is its connection's session (docs/protocol.md 4.3).
+      void Promise.all(deviceNos.map((no) => app.ingest.handle(`lifts/${no}/presence`, JSON.stringify({ seq: 1, ts, online: false, session: 1 }))));
+    }
     const online = async () => Number((await sql.query<{ n: string }>(`select count(*) as n from lifts where online`))[0]!.n);
     const lag = monitorEventLoopDelay({ resolution: 10 });
     let first = 0;
@@ -40,13 +50,15 @@ await withPrivateServer(
     const ms = performance.now() - first;
     lag.disable();
     const [check] = await sql.query<{ offline_entries: string; booked: string; counted: string }>(
-      `select (select count(*) from lift_events where code = 'OFFLINE' and reason = 'heartbeatSilence') as offline_entries,
+      `select (select count(*) from lift_events where code = 'OFFLINE' and reason = $1) as offline_entries,
               (select count(*) from lifts where avail_state = 'offline') as booked,
               (select count(*) from lifts where online_ms_total > 0) as counted`,
+      [WILLS ? 'connectionLost' : 'heartbeatSilence'],
     );
     console.log(
       JSON.stringify({
         lifts: LIFTS,
+        cause: WILLS ? 'wills' : 'silence',
         sweepMs: Math.round(ms),
         liftsPerSec: Math.round((LIFTS / ms) * 1000),
         eventLoopMaxMs: Math.round(lag.max / 1e6),

@@ -158,6 +158,26 @@ describe.each(DB_KINDS)('presence in the run log on %s', (kind) => {
     expect(booked.map((r) => r.avail_state)).toEqual(['offline', 'offline']);
   });
 
+  it('takes wills of several lifts arriving together: OFFLINE for the current connection, nothing for an older one', async () => {
+    const [a, b] = ['DEMO-0007', 'DEMO-0008'];
+    const sa = ++seq;
+    const sbOld = ++seq;
+    const sbNew = ++seq;
+    await send(a, 'presence', { online: true, session: sa });
+    await send(b, 'presence', { online: true, session: sbOld });
+    // b reconnected before its old connection's will came in
+    await send(b, 'presence', { online: true, session: sbNew });
+    const will = (no: string, session: number) => t.app.ingest.handle(`lifts/${no}/presence`, JSON.stringify({ seq: session, ts: ts(), online: false, session }));
+    await Promise.all([will(a, sa), will(b, sbOld)]);
+    expect([(await info(a)).lift.online, (await info(b)).lift.online]).toEqual([false, true]);
+    expect((await presenceOf(a)).slice(-2)).toEqual(['ONLINE connected', 'OFFLINE connectionLost']);
+    expect((await presenceOf(b)).at(-1)).toBe('ONLINE connected');
+    // Its goodbye (a newer seq than its session) ends the current connection.
+    await send(b, 'presence', { online: false, session: sbNew });
+    expect((await presenceOf(b)).at(-1)).toBe('OFFLINE cleanDisconnect');
+    expect((await info(b)).lift.online).toBe(false);
+  });
+
   it('writes OFFLINE (credential reset) when the credentials of a connected lift are reset, and nothing more when it is thrown off', async () => {
     const { client: lift } = await connectLift(fleet[3]!);
     await until('online', async () => (await info('DEMO-0004')).lift.online);

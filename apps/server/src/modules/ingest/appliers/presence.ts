@@ -2,7 +2,7 @@ import type { LiveChange } from '@liftlink/protocol';
 import { clearAlerts } from '../../alerts/repository.ts';
 import { bookAvailability } from '../../availability/book.ts';
 import type { BatchLifts } from './lift-rows.ts';
-import { logPresence, markOffline } from './presence-log.ts';
+import { logPresence, markOffline, markOfflineAll, type OfflineChange } from './presence-log.ts';
 import type { Tx, UplinkMessage, UplinkOf } from './uplink.ts';
 
 export type PresenceUplink = UplinkOf<'presence' | 'disconnect'>;
@@ -36,14 +36,14 @@ export async function applyPresence(tx: Tx, messages: PresenceUplink[], live: Li
   const presence = [...messages].sort(
     (a, b) => (a.kind === 'presence' ? a.message.session : Infinity) - (b.kind === 'presence' ? b.message.session : Infinity) || (a.kind === 'presence' && a.message.online ? -1 : 1),
   );
-  const handled = await setSimpleOnline(tx, presence, live);
+  const count = new Map<string, number>();
+  for (const p of presence) count.set(p.liftId, (count.get(p.liftId) ?? 0) + 1);
+  // A lift with one presence message in the batch (the usual case) goes with the others in a few statements.
+  const alone = presence.filter((p) => count.get(p.liftId) === 1);
+  const handled = new Set([...(await setSimpleOnline(tx, alone, live)), ...(await setSimpleOffline(tx, alone, live))]);
   for (const p of presence) {
     if (handled.has(p)) continue;
-    if (p.kind === 'disconnect') {
-      // The embedded broker saw the connection close while the lift was still online: it
-      // did not say goodbye first.
-      live.push(...(await markOffline(tx, p.liftId, p.at, null, 'connectionLost')));
-    } else if (p.message.online) {
+    if (p.kind === 'presence' && p.message.online) {
       const rows = await tx.query<{ was_online: boolean }>(
         `update lifts l set online = true, presence_session = $2, online_since = case when l.online then l.online_since else $3::timestamptz end,
                 firmware = coalesce($4, l.firmware)
@@ -58,23 +58,39 @@ export async function applyPresence(tx: Tx, messages: PresenceUplink[], live: Li
         await clearAlerts(tx, [p.liftId], 'offline');
       }
     } else {
-      // A will carries the time its connection opened; the lift went offline when it arrived.
-      // The will's seq is its session (docs/protocol.md 4.3); a goodbye has a newer seq.
-      const reason = p.message.seq === p.message.session ? 'connectionLost' : 'cleanDisconnect';
-      live.push(...(await markOffline(tx, p.liftId, new Date(), p.message.session, reason)));
+      const c = offlineChange(p);
+      live.push(...(await markOffline(tx, c.liftId, c.at, c.session, c.reason)));
     }
   }
 }
 
+/** What an offline message says: a closed connection, a will or a goodbye. */
+function offlineChange(p: PresenceUplink): OfflineChange {
+  // The embedded broker saw the connection close while the lift was still online: it did not say goodbye first.
+  if (p.kind === 'disconnect') return { liftId: p.liftId, at: p.at, session: null, reason: 'connectionLost' };
+  // A will carries the time its connection opened; the lift went offline when it arrived.
+  // The will's seq is its session (docs/protocol.md 4.3); a goodbye has a newer seq.
+  return { liftId: p.liftId, at: new Date(), session: p.message.session, reason: p.message.seq === p.message.session ? 'connectionLost' : 'cleanDisconnect' };
+}
+
 /**
- * A lift with a single online message in the batch (the usual case, and all of a fleet
- * reconnecting at once) is set online in one statement for all of them. Returns the
+ * Lifts whose one presence message of the batch (`alone`) says they went offline (many at
+ * once when a region's lifts lose their network) are marked offline together. Returns the
  * messages handled here.
  */
-async function setSimpleOnline(tx: Tx, presence: PresenceUplink[], live: LiveChange[]): Promise<Set<PresenceUplink>> {
-  const presenceCount = new Map<string, number>();
-  for (const p of presence) presenceCount.set(p.liftId, (presenceCount.get(p.liftId) ?? 0) + 1);
-  const simpleOnline = presence.filter((p): p is UplinkOf<'presence'> => p.kind === 'presence' && p.message.online && presenceCount.get(p.liftId) === 1);
+async function setSimpleOffline(tx: Tx, alone: PresenceUplink[], live: LiveChange[]): Promise<Set<PresenceUplink>> {
+  const simpleOffline = alone.filter((p) => p.kind === 'disconnect' || !p.message.online);
+  if (simpleOffline.length) live.push(...(await markOfflineAll(tx, simpleOffline.map(offlineChange))));
+  return new Set(simpleOffline);
+}
+
+/**
+ * Lifts whose one presence message of the batch (`alone`) says they are online (all of a
+ * fleet reconnecting at once) are set online in one statement for all of them. Returns
+ * the messages handled here.
+ */
+async function setSimpleOnline(tx: Tx, alone: PresenceUplink[], live: LiveChange[]): Promise<Set<PresenceUplink>> {
+  const simpleOnline = alone.filter((p): p is UplinkOf<'presence'> => p.kind === 'presence' && p.message.online);
   if (simpleOnline.length) {
     // `before` is the row as it was: only a lift that was offline makes an ONLINE entry (a new
     // session of a lift still online, its old connection's will not in yet, is no transition).
