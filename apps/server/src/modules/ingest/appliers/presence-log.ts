@@ -16,9 +16,17 @@ function msPerDay(from: Date, to: Date): [string, number][] {
   return out;
 }
 
-/** Each lift's online time [since, until) per UTC day, for the daily online time. */
-async function addDailyOnlineTime(tx: Tx, spans: { liftId: string; since: Date | null; until: Date }[]): Promise<void> {
-  const rows = spans.flatMap(({ liftId, since, until }) => (since && until > since ? msPerDay(since, until).map(([day, ms]) => ({ liftId, day, ms })) : []));
+/** A lift's time online [since, until); `ms` 0 when it has none. */
+interface OnlineSpan {
+  liftId: string;
+  since: Date;
+  until: Date;
+  ms: number;
+}
+
+/** Each lift's online time split per UTC day, for the daily online time. */
+async function addDailyOnlineTime(tx: Tx, spans: OnlineSpan[]): Promise<void> {
+  const rows = spans.flatMap(({ liftId, since, until, ms }) => (ms > 0 ? msPerDay(since, until).map(([day, part]) => ({ liftId, day, ms: part })) : []));
   if (!rows.length) return;
   await tx.query(
     `insert into lift_daily_stats (lift_id, day, online_ms) select * from unnest($1::uuid[], $2::date[], $3::bigint[])
@@ -95,11 +103,15 @@ export async function markOfflineAll(tx: Tx, changes: OfflineChange[]): Promise<
     [list.map((c) => c.liftId), list.map((c) => c.session)],
   );
   if (!going.length) return [];
-  const spans = going.map((r) => ({ liftId: r.id, since: r.online_since ? new Date(r.online_since) : null, until: byLift.get(r.id)!.at }));
+  const spans = going.map((r): OnlineSpan => {
+    const until = byLift.get(r.id)!.at;
+    const since = r.online_since ? new Date(r.online_since) : until;
+    return { liftId: r.id, since, until, ms: Math.max(0, until.getTime() - since.getTime()) };
+  });
   await tx.query(
     `update lifts l set online = false, online_since = null, online_ms_total = l.online_ms_total + v.ms
        from unnest($1::uuid[], $2::bigint[]) as v(id, ms) where l.id = v.id`,
-    [spans.map((s) => s.liftId), spans.map((s) => (s.since && s.until > s.since ? s.until.getTime() - s.since.getTime() : 0))],
+    [spans.map((s) => s.liftId), spans.map((s) => s.ms)],
   );
   await addDailyOnlineTime(tx, spans);
   const offline = going.map((r) => byLift.get(r.id)!);

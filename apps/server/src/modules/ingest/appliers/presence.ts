@@ -2,7 +2,7 @@ import type { LiveChange } from '@liftlink/protocol';
 import { clearAlerts } from '../../alerts/repository.ts';
 import { bookAvailability } from '../../availability/book.ts';
 import type { BatchLifts } from './lift-rows.ts';
-import { logPresence, markOffline, markOfflineAll, type OfflineChange } from './presence-log.ts';
+import { logPresence, markOfflineAll, type OfflineChange } from './presence-log.ts';
 import type { Tx, UplinkMessage, UplinkOf } from './uplink.ts';
 
 export type PresenceUplink = UplinkOf<'presence' | 'disconnect'>;
@@ -58,8 +58,7 @@ export async function applyPresence(tx: Tx, messages: PresenceUplink[], live: Li
         await clearAlerts(tx, [p.liftId], 'offline');
       }
     } else {
-      const c = offlineChange(p);
-      live.push(...(await markOffline(tx, c.liftId, c.at, c.session, c.reason)));
+      live.push(...(await markOfflineAll(tx, [offlineChange(p)])));
     }
   }
 }
