@@ -350,6 +350,11 @@ test('a lift that stops talking turns offline within the heartbeat window, live'
       timeout: (HEARTBEAT_SECONDS * 2 + 10) * 1_000,
     });
     expect(Date.now() - stoppedAt).toBeLessThan((HEARTBEAT_SECONDS * 2 + 10) * 1_000);
+    // The note dates the status shown by when the lift was last heard, though a standing lift
+    // repeats its status and the server pushes only changes (in the browser's time zone).
+    const { lastSeenAt } = (await liftServer.admin.info(lift.id)).lift;
+    const heard = new Date(lastSeenAt!).toLocaleString('sv-SE', { timeZone: 'Europe/Berlin' });
+    await expect(page.getByTestId('lift-offline-note')).toContainText(heard);
     await expect(page.getByTestId('commands-offline')).toBeVisible();
     await expect(page.getByTestId('cmd-summon-2')).toBeDisabled();
   } finally {

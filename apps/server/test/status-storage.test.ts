@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initialLiftStatus, liftTopic, type LiftStatus } from '@liftlink/protocol';
 import { ensureDemoFleet, type DemoLift } from '../src/modules/lifts/demo-fleet.ts';
 import { ADMIN_PASSWORD, DB_KINDS, body, client, login, startTestApp, type TestApp } from './helpers.ts';
@@ -51,6 +51,31 @@ describe.each(DB_KINDS)('storing lift statuses on %s', (kind) => {
     // An older report than the stored one changes nothing, even a different snapshot.
     await report(lift, moved, new Date(now - 500).toISOString(), seq - 1);
     expect((await shown(lift)).status).toEqual(standing);
+  });
+
+  it('tells browsers of a status only when its snapshot changes', async () => {
+    const lift = fleet[0]!;
+    const pushed: number[] = [];
+    const stop = t.app.live.on((msg) => {
+      if (msg.type === 'status' && msg.liftId === lift.id) pushed.push(msg.seq);
+    });
+    try {
+      const standing = initialLiftStatus(1);
+      const moved: LiftStatus = { ...standing, floor: 2 };
+      const now = Date.now();
+      await report(lift, moved, new Date(now - 4_000).toISOString());
+      const first = seq;
+      await report(lift, moved, new Date(now - 3_000).toISOString());
+      await report(lift, moved, new Date(now - 2_000).toISOString());
+      await report(lift, standing, new Date(now - 1_000).toISOString());
+      const last = seq;
+      await vi.waitFor(() => expect(pushed).toContain(last));
+      // The two repeats are stored (the newest sequence and time) but not pushed.
+      expect(pushed).toEqual([first, last]);
+      expect((await shown(lift)).status).toEqual(standing);
+    } finally {
+      stop();
+    }
   });
 
   it('samples the voltage once a minute: the first status of each minute', async () => {

@@ -29,16 +29,24 @@ export interface BatchLifts {
   revived: Set<string>;
   /** Each lift's newest status of the batch, where it is newer than the stored one. */
   statuses: Map<string, StatusMessage>;
+  /** Lifts whose newest status repeats the stored snapshot: its sequence and time are stored, browsers are told nothing new. */
+  repeated: Set<string>;
 }
 
-/** Locks the batch's lifts in one order first: two instances' batches then never deadlock. */
+/**
+ * Locks the batch's lifts in one order first: two instances' batches then never deadlock.
+ * `for no key update`, as every writer of lift rows that changes no key: a row that refers
+ * to a lift (a command's record, an alert, the condition job's scores) takes a key-share
+ * lock on it, which this lock lets pass; `for update` made those writers wait for the batch
+ * and deadlocked with a job writing for many lifts.
+ */
 export async function lockLifts(tx: Tx, batch: UplinkMessage[]): Promise<BatchLifts> {
   const locked = await tx.query<BatchLifts['locked'][number]>(
     `select id, events_total, online, presence_session, status_seq, status_at, status_hash, mode, active_fault, help_signal
-       from lifts where id = any($1::uuid[]) order by id for update`,
+       from lifts where id = any($1::uuid[]) order by id for no key update`,
     [[...new Set(batch.map((m) => m.liftId))]],
   );
-  return { locked, eventsTotal: new Map(locked.map((r) => [r.id, Number(r.events_total)])), trips: new Map(), faults: new Map(), revived: new Set(), statuses: new Map() };
+  return { locked, eventsTotal: new Map(locked.map((r) => [r.id, Number(r.events_total)])), trips: new Map(), faults: new Map(), revived: new Set(), statuses: new Map(), repeated: new Set() };
 }
 
 /** Status: per lift the newest snapshot of the batch wins, and only if newer than the stored one. */
@@ -64,7 +72,9 @@ export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
     if (!m) return { json: null, hash: null };
     const json = JSON.stringify(m.status);
     const hash = sha256(json);
-    return { json: hash === r.status_hash ? null : json, hash };
+    if (hash !== r.status_hash) return { json, hash };
+    lifts.repeated.add(r.id);
+    return { json: null, hash };
   });
   await tx.query(
     `update lifts l set last_seen_at = now(), events_total = v.n, trips_total = l.trips_total + v.t, trips_30d = l.trips_30d + v.t,

@@ -11,7 +11,8 @@ import type { Tx } from './uplink.ts';
  * fault appearing: a failure); a status that changes neither, as most do, books nothing.
  * A help signal switched on raises a help alert, switched off clears it; a fault it no
  * longer lists within the settle time notifies nobody; the first status of each minute
- * gives that minute's voltage and load sample.
+ * gives that minute's voltage and load sample. Browsers are told of statuses that differ from
+ * the stored snapshot.
  */
 export async function applyStatusEffects(tx: Tx, lifts: BatchLifts, live: LiveChange[]): Promise<void> {
   const before = new Map(lifts.locked.map((r) => [r.id, r]));
@@ -51,5 +52,8 @@ export async function applyStatusEffects(tx: Tx, lifts: BatchLifts, live: LiveCh
       [sampled, latest.map((m) => new Date(minuteOf(m.ts))), latest.map((m) => m.status.platform.voltage), latest.map((m) => m.status.platform.loadValue)],
     );
   }
-  for (const [liftId, m] of lifts.statuses) live.push({ type: 'status', liftId, seq: m.seq, ts: m.ts, status: m.status });
+  // A repeated snapshot tells a browser nothing it shows: at 20,000 lifts reporting every 5 s
+  // those are most of 4 MB a second that every instance would serialise, pass through the
+  // broker and parse again, ahead of the command answers on the same bus.
+  for (const [liftId, m] of lifts.statuses) if (!lifts.repeated.has(liftId)) live.push({ type: 'status', liftId, seq: m.seq, ts: m.ts, status: m.status });
 }

@@ -4,10 +4,12 @@ import type { LiftInfo, LiftStatus } from '@liftlink/protocol';
 import { useLiftLive } from '../../../lib/live/use-live.ts';
 import { liftDetailKeys } from '../api/lift-api.ts';
 
+const later = (a: string | null, b: string): string => (a !== null && Date.parse(a) > Date.parse(b) ? a : b);
+
 export interface LiftLiveState {
   online: boolean;
   status: LiftStatus | null;
-  /** When the shown status was taken (ISO), if known. */
+  /** When the lift was last heard with the shown status (ISO), if known. */
   statusAt: string | null;
   /** The configuration version the lift last reported over the live stream. */
   configVersion: number | null;
@@ -29,11 +31,13 @@ export function useLiftLiveState(liftId: string, info: LiftInfo | undefined): Li
   }>({ online: null, status: null, seq: -1, statusAt: null, configVersion: null });
 
   useLiftLive(liftId, (message) => {
-    if (message.type === 'presence') setLive((s) => ({ ...s, online: message.online }));
+    // A lift that repeats its status is not pushed again (the server tells only changes), so
+    // the presence's time (when it went offline: when it was last heard) is the newer one.
+    if (message.type === 'presence') setLive((s) => ({ ...s, online: message.online, statusAt: later(s.statusAt, message.ts) }));
     else if (message.type === 'status')
       setLive((s) =>
         message.seq > s.seq
-          ? { ...s, status: message.status, seq: message.seq, statusAt: message.ts }
+          ? { ...s, status: message.status, seq: message.seq, statusAt: later(s.statusAt, message.ts) }
           : s,
       );
     else if (message.type === 'config') {
