@@ -72,4 +72,35 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a command answer while the lift
     const [stored] = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from lift_events where lift_id = $1 and seq = $2`, [a.id, seq]);
     expect(stored!.n).toBe(1);
   }, 60_000);
+
+  it('stores a lift\'s messages while another transaction writes a row that refers to the lift', async () => {
+    // A command's record, an alert, the condition job's scores: each insert referring to a lift
+    // takes a key-share lock on its row until its transaction ends. Ingest changes no key of
+    // the row, so it must not wait for them (and a job that writes for many lifts must not
+    // deadlock with it: it did, at 20,000 lifts, stalling a batch for the deadlock timeout).
+    const a = fleet[0]!;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let referred!: () => void;
+    const isReferred = new Promise<void>((resolve) => (referred = resolve));
+    const writer = t.database.sql.transaction(async (tx) => {
+      await tx.query(`insert into lift_samples (lift_id, ts, voltage, load_value) values ($1, now() - interval '2 days', 24, 0)`, [a.id]);
+      referred();
+      await held;
+    });
+    await isReferred;
+    try {
+      const seq = 7_000_101;
+      let stored = false;
+      const entry = t.app.ingest
+        .handle(liftTopic(a.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZGU' }))
+        .then(() => (stored = true));
+      await until('lift A\'s entry stored while the other transaction is open', () => stored, 5_000).catch(() => undefined);
+      expect(stored).toBe(true);
+      await entry;
+    } finally {
+      release();
+      await writer;
+    }
+  }, 30_000);
 });

@@ -39,7 +39,7 @@ function bookingSql(source: string, always: boolean): string {
   cur as (
     select l.id, l.avail_state as state, l.avail_since as since, availability_state(l.online, l.mode, l.active_fault) as next,
            greatest(l.avail_since, least(coalesce(v.at, now()), now())) as at, v.failed
-      from lifts l join v on v.id = l.id${always ? '\n     for update of l skip locked' : ''}
+      from lifts l join v on v.id = l.id${always ? '\n     for no key update of l skip locked' : ''}
   ),
   moved as (
     update lifts l set avail_state = cur.next, avail_since = cur.at

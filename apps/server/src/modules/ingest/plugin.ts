@@ -214,7 +214,7 @@ export default fp(async (app) => {
           const still = await tx.query<{ id: string; last_seen_at: Date }>(
             // A lift row locked by a writer is being written to: not silent, skipped this round.
             `select id, last_seen_at from lifts where id = any($1::uuid[]) and online and last_seen_at < now() - make_interval(secs => $2)
-              order by id for update skip locked`,
+              order by id for no key update skip locked`,
             [stale.slice(i, i + SWEEP_CHUNK).map((l) => l.id), app.config.heartbeatSeconds],
           );
           return markOfflineAll(tx, still.map((r) => ({ liftId: r.id, at: new Date(r.last_seen_at), session: null, reason: 'heartbeatSilence' as const })));

@@ -57,7 +57,7 @@ export async function configLogPage(sql: SqlExecutor, liftId: string, q: { page:
  */
 export async function updateIotInfo(sql: SqlExecutor, liftId: string, next: IotInfo, by: { userId: string; username: string }): Promise<IotInfo> {
   return sql.transaction(async (tx) => {
-    const [row] = await tx.query<{ iot_info: IotInfo }>('select iot_info from lifts where id = $1 for update', [liftId]);
+    const [row] = await tx.query<{ iot_info: IotInfo }>('select iot_info from lifts where id = $1 for no key update', [liftId]);
     const before = row!.iot_info;
     if (JSON.stringify(sortedEntries(before)) === JSON.stringify(sortedEntries(next))) return before;
     await tx.query('update lifts set iot_info = $2::jsonb where id = $1', [liftId, JSON.stringify(next)]);

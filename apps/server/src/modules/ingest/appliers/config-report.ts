@@ -10,7 +10,7 @@ import type { Tx, UplinkOf } from './uplink.ts';
 export async function applyConfigReports(tx: Tx, reports: UplinkOf<'config/report'>[], live: LiveChange[]): Promise<void> {
   for (const m of reports) {
     const [before] = await tx.query<{ config: Record<string, unknown> | null; config_version: number }>(
-      `select config, config_version from lifts where id = $1 and config_seq < $2 for update`,
+      `select config, config_version from lifts where id = $1 and config_seq < $2 for no key update`,
       [m.liftId, m.message.seq],
     );
     if (!before) continue;

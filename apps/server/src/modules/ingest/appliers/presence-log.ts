@@ -99,7 +99,7 @@ export async function markOfflineAll(tx: Tx, changes: OfflineChange[]): Promise<
   const list = [...byLift.values()];
   const going = await tx.query<{ id: string; online_since: Date | null }>(
     `select l.id, l.online_since from lifts l join unnest($1::uuid[], $2::bigint[]) as v(id, session) on v.id = l.id
-      where l.online and (v.session is null or v.session >= l.presence_session) order by l.id for update of l`,
+      where l.online and (v.session is null or v.session >= l.presence_session) order by l.id for no key update of l`,
     [list.map((c) => c.liftId), list.map((c) => c.session)],
   );
   if (!going.length) return [];
