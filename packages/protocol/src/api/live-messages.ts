@@ -32,6 +32,11 @@ export type LiveClientMessage =
 /** Why a client message was refused; the web client translates it as `errors.<code>`. */
 export type LiveErrorCode = Extract<ApiCode, 'request.malformed' | 'validation.failed' | 'auth.unauthorized' | 'forbidden' | 'internal'>;
 
+/**
+ * A lift's new status snapshot. Sent when the snapshot differs from the stored one: a lift
+ * that repeats its status advances `seq` and `ts` in the database only (a reconnecting
+ * client's replay brings them).
+ */
 export interface LiveStatusMessage {
   type: 'status';
   liftId: string;
