@@ -62,7 +62,9 @@ export function takeNewestStatuses(lifts: BatchLifts, statuses: UplinkOf<'status
  * Every lift of the batch in one update: seen now, back online if it spoke, its run-log
  * ordinal, trip and fault counts, and its newest status with the columns read from it. A
  * snapshot equal to the stored one (its hash says so) is not sent again: most reports of a
- * fleet in service repeat the last one, and each is a kilobyte to parse and write.
+ * fleet in service repeat the last one, and each is a kilobyte to parse and write. Those
+ * lifts are noted in `lifts.repeated` (the hash is known only here), so that the status
+ * effects push no live status for them.
  */
 export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
   const { locked } = lifts;
