@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
-import { TOKEN_COOKIE, fleetStatusOf, hasPermission, parseLiveClientMessage, type LiveChange, type LiveServerMessage } from '@liftlink/protocol';
+import { TOKEN_COOKIE, hasPermission, parseLiveClientMessage, type LiveChange, type LiveServerMessage } from '@liftlink/protocol';
 import { fleetLiftIds, liveState, runLogSince, visibleLiftIds } from './repository.ts';
 import { leaseMessage } from '../control/lease-service.ts';
+import { fleetStatusFrame, wireFrame } from './wire.ts';
 import type { AuthContext } from '../../types.ts';
 
 const HEARTBEAT_MS = 15_000;
@@ -56,19 +57,20 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
     let fleet: Set<string> | null = null;
     let alive = true;
     const send = (msg: LiveServerMessage) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(msg));
+    // The bus's changes go to many sockets: their bytes are made once (wire.ts).
+    const sendFrame = (frame: Buffer) => socket.readyState === socket.OPEN && socket.send(frame, { binary: false });
+    const sendChange = (msg: LiveChange) => sendFrame(wireFrame(msg));
     app.metrics.liveClients.inc();
 
     const stop = app.live.on((msg: LiveChange) => {
       if (!auth) return;
       // An incident notification (escalation) goes to its one recipient only.
-      if (msg.type === 'notification') return void (msg.userId === auth.userId && send(msg));
+      if (msg.type === 'notification') return void (msg.userId === auth.userId && sendChange(msg));
       // Incidents reach only those whose role may see incidents (on the lifts they watch).
       if (msg.type === 'incident' && !hasPermission(auth.permissions, 'incident.query')) return;
-      if (lifts.has(msg.liftId)) send(msg);
-      else if (fleet?.has(msg.liftId) && (msg.type === 'alert' || msg.type === 'incident')) send(msg);
-      else if (fleet?.has(msg.liftId) && (msg.type === 'presence' || msg.type === 'status')) {
-        send(msg.type === 'status' ? fleetStatusOf(msg) : msg);
-      }
+      if (lifts.has(msg.liftId)) sendChange(msg);
+      else if (fleet?.has(msg.liftId) && (msg.type === 'alert' || msg.type === 'incident' || msg.type === 'presence')) sendChange(msg);
+      else if (fleet?.has(msg.liftId) && msg.type === 'status') sendFrame(fleetStatusFrame(msg));
     });
     const heartbeat = setInterval(() => {
       if (!alive) return socket.terminate();
