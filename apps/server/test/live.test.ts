@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { initialLiftStatus } from '@liftlink/protocol';
 import { ensureDemoFleet } from '../src/modules/lifts/demo-fleet.ts';
 import { ADMIN_PASSWORD, body, client, login, startTestApp, userWithRole, type TestApp } from './helpers.ts';
 
@@ -103,6 +104,31 @@ describe('live updates over the WebSocket', () => {
     bad.send({ type: 'auth', token: 'nonsense' });
     const [code] = (await once(bad.socket, 'close')) as [number];
     expect(code).toBe(4401);
+  });
+
+  it('catches a control room up on every lift at once, and sends each change to each of its browsers', async () => {
+    await send('DEMO-0001', 'status', { status: initialLiftStatus(2) });
+    const statusSeq = seq;
+    const room = await Promise.all([connect(url, adminToken), connect(url, adminToken)]);
+    for (const ws of room) {
+      await ws.next((m) => m.type === 'ready');
+      ws.send({ type: 'subscribe', liftIds: [ids['DEMO-0001'], ids['DEMO-0002']] });
+      await ws.next((m) => m.type === 'subscribed');
+      for (const deviceNo of ['DEMO-0001', 'DEMO-0002']) {
+        await ws.next((m) => m.type === 'presence' && m.liftId === ids[deviceNo]);
+        expect(await ws.next((m) => m.type === 'lease' && m.liftId === ids[deviceNo])).toMatchObject({ lease: null, localUntil: null });
+      }
+      expect(await ws.next((m) => m.type === 'status' && m.liftId === ids['DEMO-0001'])).toMatchObject({ seq: statusSeq, status: { floor: 2 } });
+    }
+    const fleet = await connect(url, adminToken);
+    await fleet.next((m) => m.type === 'ready');
+    fleet.send({ type: 'subscribeFleet' });
+    await fleet.next((m) => m.type === 'fleetSubscribed');
+    await send('DEMO-0001', 'status', { status: { ...initialLiftStatus(2), floor: 1, faults: ['EC'] } });
+    for (const ws of room) expect(await ws.next((m) => m.type === 'status' && m.seq === seq)).toMatchObject({ liftId: ids['DEMO-0001'], status: { floor: 1, faults: ['EC'] } });
+    // The fleet list gets the short form only.
+    expect(await fleet.next((m) => m.type === 'fleetStatus')).toEqual({ type: 'fleetStatus', liftId: ids['DEMO-0001'], mode: expect.any(String), floor: 1, activeFault: 'EC' });
+    for (const ws of [...room, fleet]) ws.socket.close();
   });
 
   it('tells fleet subscribers about presence and faults of every lift they may see', async () => {

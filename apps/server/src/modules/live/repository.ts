@@ -20,19 +20,25 @@ export async function fleetLiftIds(sql: SqlExecutor, auth: AuthContext): Promise
   return new Set(rows.map((r) => r.id));
 }
 
-/** A lift's presence, last status and control lease, sent first to a new subscriber. */
-export async function liveState(sql: SqlExecutor, liftId: string) {
-  const [lift] = await sql.query<
-    { online: boolean; status: LiftStatus | null; status_seq: string; status_at: Date | null; last_seen_at: Date | null } & Omit<LeaseRow, 'lift_id' | 'epoch'> & { epoch: number | null }
+/**
+ * The lifts' presence, last status and control lease, sent first to a new subscriber: one
+ * query for all of them (a control room's browsers each subscribe to tens of lifts at once).
+ */
+export async function liveStates(sql: SqlExecutor, liftIds: string[]) {
+  const rows = await sql.query<
+    { id: string; online: boolean; status: LiftStatus | null; status_seq: string; status_at: Date | null; last_seen_at: Date | null } & Omit<LeaseRow, 'lift_id' | 'epoch'> & { epoch: number | null }
   >(
-    `select l.online, l.status, l.status_seq, l.status_at, l.last_seen_at,
+    `select l.id, l.online, l.status, l.status_seq, l.status_at, l.last_seen_at,
             c.epoch, c.holder_id, c.holder_name, c.acquired_at, c.expires_at, c.local_until, now() as now
-       from lifts l left join lift_leases c on c.lift_id = l.id where l.id = $1`,
-    [liftId],
+       from lifts l left join lift_leases c on c.lift_id = l.id where l.id = any($1::uuid[])`,
+    [liftIds],
   );
-  if (!lift) return lift;
-  const { epoch, holder_id, holder_name, acquired_at, expires_at, local_until, now, ...rest } = lift;
-  return { ...rest, lease: { lift_id: liftId, epoch: epoch ?? 0, holder_id, holder_name, acquired_at, expires_at, local_until, now } satisfies LeaseRow };
+  return new Map(
+    rows.map(({ id, epoch, holder_id, holder_name, acquired_at, expires_at, local_until, now, ...rest }) => [
+      id,
+      { ...rest, lease: { lift_id: id, epoch: epoch ?? 0, holder_id, holder_name, acquired_at, expires_at, local_until, now } satisfies LeaseRow },
+    ]),
+  );
 }
 
 /** The run-log entries after `since` (an entry id), oldest first, at most `limit`. */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import { TOKEN_COOKIE, hasPermission, parseLiveClientMessage, type LiveChange, type LiveServerMessage } from '@liftlink/protocol';
-import { fleetLiftIds, liveState, runLogSince, visibleLiftIds } from './repository.ts';
+import { fleetLiftIds, liveStates, runLogSince, visibleLiftIds } from './repository.ts';
 import { leaseMessage } from '../control/lease-service.ts';
 import { fleetStatusFrame, wireFrame } from './wire.ts';
 import type { AuthContext } from '../../types.ts';
@@ -118,12 +118,14 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
         allowed.forEach((id) => lifts.add(id));
         send({ type: 'subscribed', liftIds: [...allowed], denied: msg.liftIds.filter((id) => !allowed.has(id)) });
         // Catch the client up: the current state, then the run-log entries it has not seen.
+        const states = await liveStates(sql, [...allowed]);
         for (const liftId of allowed) {
-          const lift = await liveState(sql, liftId);
-          send({ type: 'presence', liftId, online: lift!.online, ts: new Date(lift!.last_seen_at ?? 0).toISOString() });
-          if (lift!.status) send({ type: 'status', liftId, seq: Number(lift!.status_seq), ts: new Date(lift!.status_at!).toISOString(), status: lift!.status });
+          const lift = states.get(liftId);
+          if (!lift) continue; // deleted since the visibility check
+          send({ type: 'presence', liftId, online: lift.online, ts: new Date(lift.last_seen_at ?? 0).toISOString() });
+          if (lift.status) send({ type: 'status', liftId, seq: Number(lift.status_seq), ts: new Date(lift.status_at!).toISOString(), status: lift.status });
           // Who controls the lift now (the live `lease` messages follow every change).
-          send(leaseMessage(lift!.lease));
+          send(leaseMessage(lift.lease));
           const since = msg.since?.[liftId];
           if (since !== undefined) {
             const events = await runLogSince(sql, liftId, since, REPLAY_LIMIT);
