@@ -20,8 +20,8 @@ const CHUNK = 200;
  * After each chunk the job rests three times as long as the chunk took, so it takes at most
  * a quarter of what one database connection could do and the lifts' messages keep the
  * rest. At 19,900 lifts reporting every 5 s (PostgreSQL, 2 cores) a run without rests took
- * 7 s, and in those seconds live pushes waited 100 to 166 ms at p50 (8 to 20 ms around
- * them); with these rests the run takes about four times as long and pushes wait 30 to 46
+ * 7 s, and in those seconds live pushes waited 73 to 166 ms at p50 (7 to 20 ms around
+ * them); with these rests the run takes about four times as long and pushes wait 10 to 46
  * ms at p50 (docs/operations.md 7.1). The next run starts CONDITION_JOB_MINUTES after this
  * one ends, so a longer run never overlaps the next.
  */
