@@ -39,7 +39,20 @@ export interface StartOptions {
  * the server's integration tests, the end-to-end tests and the benchmarks alike.
  */
 export async function startServerProcess(env: Record<string, string> | ((port: number, url: string) => Record<string, string>), opts: StartOptions = {}): Promise<ServerProcess> {
-  const port = await freePort();
+  // A port found free can still be taken before the child listens on it (ports.ts): then
+  // the child exits saying so (main.ts), and it starts again on another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return await startOnPort(port, env, opts);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (attempt >= 3 || !message.includes(`PORT ${port} is already in use`)) throw err;
+    }
+  }
+}
+
+async function startOnPort(port: number, env: Parameters<typeof startServerProcess>[0], opts: StartOptions): Promise<ServerProcess> {
   const url = opts.url?.(port) ?? `http://127.0.0.1:${port}`;
   const settings = typeof env === 'function' ? env(port, url) : env;
   const ownDataDir = settings.DATA_DIR ? null : mkdtempSync(path.join(os.tmpdir(), 'liftlink-instance-'));
