@@ -131,8 +131,8 @@ export interface ScoreRow {
  * Writes (or rewrites) the lifts' scores of `today`. The rows go as one JSON document: each
  * lift's factors are about 1.8 KB of JSON, and as a jsonb[] array every one of them was
  * escaped into the array's text and unescaped again, which nearly doubled the time of the
- * write (26 ms a chunk of 200 lifts against 14 ms this way, on
- * PostgreSQL and PGlite alike; docs/operations.md 7.1).
+ * write (a chunk of 200 lifts: 26 ms against 14 ms this way on PostgreSQL, 25 against 15
+ * on PGlite; docs/operations.md 7.1).
  */
 export async function saveScores(sql: SqlExecutor, today: string, rows: ScoreRow[]): Promise<void> {
   if (!rows.length) return;

@@ -7,7 +7,7 @@ import { fleetStatusOf, type LiveChange, type LiveStatusMessage } from '@liftlin
  * 50 times, on the one event loop that also stores the lifts' messages. Keyed weakly by the
  * message, so the bytes go when the message does. Sent as text frames (`binary: false`).
  */
-const frames = new WeakMap<object, Buffer>();
+const frames = new WeakMap<LiveChange, Buffer>();
 const fleetFrames = new WeakMap<LiveStatusMessage, Buffer>();
 
 const once = <K extends object>(cache: WeakMap<K, Buffer>, key: K, make: () => unknown): Buffer => {
