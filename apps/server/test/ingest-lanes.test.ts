@@ -73,6 +73,45 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a command answer while the lift
     expect(stored!.n).toBe(1);
   }, 60_000);
 
+  it('answers a command while the batch in hand holds the commanded lift\'s own row, and stores that batch after', async () => {
+    // The lift's periodic status in the bulk batch holds its row (\`for no key update\`) for
+    // the batch's length; an answer of a lift heard moments ago needs nothing of that row.
+    const b = fleet[1]!;
+    await until('lift B heard within the sweep period', async () => {
+      const [row] = await t.database.sql.query<{ fresh: boolean }>(`select online and last_seen_at > now() - interval '15 seconds' as fresh from lifts where id = $1`, [b.id]);
+      return row?.fresh === true;
+    }, 20_000);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.database.sql.transaction(async (tx) => {
+      await tx.query(`select 1 from lifts where id = $1 for no key update`, [b.id]);
+      locked();
+      await held;
+    });
+    await isLocked;
+    try {
+      const seq = 7_000_201;
+      let entryStored = false;
+      const entry = t.app.ingest
+        .handle(liftTopic(b.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZGU' }))
+        .then(() => (entryStored = true));
+      const paused = await admin.post('/auth/access/lift/control', { liftId: b.id, command: 'pause', args: {} });
+      expect(paused.statusCode, paused.body).toBe(200);
+      expect(body(paused).result.state).toBe('done');
+      expect(entryStored).toBe(false);
+      release();
+      await holder;
+      await entry;
+      const [stored] = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from lift_events where lift_id = $1 and seq = $2`, [b.id, seq]);
+      expect(stored!.n).toBe(1);
+    } finally {
+      release();
+      await holder;
+    }
+  }, 60_000);
+
   it('stores a lift\'s messages while another transaction writes a row that refers to the lift', async () => {
     // A command's record, an alert, the condition job's scores: each insert referring to a lift
     // takes a key-share lock on its row until its transaction ends. Ingest changes no key of

@@ -4,7 +4,7 @@ import { decodeLiftMessage, liftMayPublish, liftMaySubscribe, type DropReason, t
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { Batcher, type BatcherOptions } from './batcher.ts';
 import { markOfflineAll } from './appliers/presence-log.ts';
-import { storeBatch, type UplinkMessage } from './store.ts';
+import { storeAnswers, storeBatch, type UplinkMessage } from './store.ts';
 import { startMqttIngest } from './mqtt-source.ts';
 import { startAmqpIngest, type AmqpIngest } from './amqp-source.ts';
 import { LiveBus } from '../live/bus.ts';
@@ -69,7 +69,11 @@ export default fp(async (app) => {
     for (const r of rows) liftIds.set(r.device_no, r.id);
   }
 
-  const batchOptions: BatcherOptions<Incoming> = {
+  // The silence sweep's period: how often a lift's last-seen time is looked at (below).
+  const sweepMs = Math.max(1_000, (app.config.heartbeatSeconds * 1000) / 3);
+
+  /** The batcher options of a lane that stores its batches with `apply`. */
+  const laneOptions = (apply: (tx: Parameters<typeof storeBatch>[0], batch: UplinkMessage[]) => Promise<LiveChange[]>): BatcherOptions<Incoming> => ({
     maxBatch: 2000,
     // Group commit: a lone message (a command answer) is stored at once; under load the
     // messages that arrive while a batch commits form the next batch.
@@ -94,7 +98,7 @@ export default fp(async (app) => {
       }
       if (!batch.length) return;
       const commitStarted = performance.now();
-      const changes = await sql.transaction((tx) => storeBatch(tx, batch));
+      const changes = await sql.transaction((tx) => apply(tx, batch));
       metrics.ingestCommitSeconds.observe((performance.now() - commitStarted) / 1000);
       metrics.ingestBatchSize.observe(batch.length);
       stored += batch.length;
@@ -108,14 +112,14 @@ export default fp(async (app) => {
       // normal running, for one more broker round trip per batch).
       void publishLive(changes);
     },
-  };
+  });
   // Two lanes, each one transaction at a time. A command's answer and the configuration a
   // lift reports after a change are awaited by a person: they are stored in their own small
   // transaction, beside the batch of periodic statuses and run-log entries in hand rather
   // than after it (at 20,000 lifts reporting every 5 s that batch holds hundreds of
   // statuses). Both lanes lock their lifts in one order first, so they never deadlock.
-  const answers = new Batcher<Incoming>(batchOptions);
-  const bulk = new Batcher<Incoming>(batchOptions);
+  const answers = new Batcher<Incoming>(laneOptions((tx, batch) => storeAnswers(tx, batch, sweepMs / 1000)));
+  const bulk = new Batcher<Incoming>(laneOptions(storeBatch));
   const laneOf = (kind: Incoming['kind']) => (kind === 'cmd/ack' || kind === 'config/report' ? answers : bulk);
 
   async function publishLive(changes: LiveChange[]): Promise<void> {
@@ -194,7 +198,6 @@ export default fp(async (app) => {
 
   // A lift that stays silent past its heartbeat window is offline, whatever the broker said.
   const SWEEP_CHUNK = 500;
-  const sweepMs = Math.max(1_000, (app.config.heartbeatSeconds * 1000) / 3);
   // One sweep at a time: a sweep that waits (a long transaction holds lift rows) must not
   // have the next ones queue up behind it and take every pooled connection.
   let sweeping = false;

@@ -61,3 +61,26 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveCh
   await applyFirmwareReports(tx, parts.firmwareReports, live);
   return live;
 }
+
+/**
+ * The answers lane's batch (command answers and configuration reports, which a person waits
+ * for). Answers alone, from lifts online and heard within `heardWithinSeconds`, are applied
+ * without their lifts' rows: those rows would only get a new last-seen time, and the bulk
+ * batch in hand may hold them for the length of a batch of hundreds of statuses. The time is
+ * kept by the lift's periodic reports (each well inside the heartbeat window) and the silence
+ * sweep runs only every `heardWithinSeconds`, so that sweep decides as it would have. Anything
+ * else (a configuration report, a lift offline or silent for longer) goes the whole way.
+ */
+export async function storeAnswers(tx: Tx, batch: UplinkMessage[], heardWithinSeconds: number): Promise<LiveChange[]> {
+  const answers = batch.filter((m): m is UplinkOf<'cmd/ack'> => m.kind === 'cmd/ack');
+  if (answers.length < batch.length) return storeBatch(tx, batch);
+  const ids = [...new Set(answers.map((m) => m.liftId))];
+  const [heard] = await tx.query<{ n: number }>(
+    `select count(*)::int as n from lifts where id = any($1::uuid[]) and online and last_seen_at > now() - make_interval(secs => $2)`,
+    [ids, heardWithinSeconds],
+  );
+  if (heard!.n < ids.length) return storeBatch(tx, batch);
+  const live: LiveChange[] = [];
+  await applyCommandAnswers(tx, answers, live);
+  return live;
+}

@@ -18,6 +18,12 @@ export interface NewLogbookEntry<K extends LogbookKind = LogbookKind> {
   data: LogbookData<K>;
 }
 
+/** A lift's logbook head as locked: its last entry's number and hash (null before the first). */
+export interface LogbookHead {
+  seq: number;
+  hash: string | null;
+}
+
 /**
  * Appends one entry to the lift's logbook, inside the transaction of what it records (call it
  * with that transaction's `tx`), so the entry commits or rolls back with it. Its data must
@@ -31,60 +37,76 @@ export async function appendLogbook<K extends LogbookKind>(
   tx: Tx,
   entry: NewLogbookEntry<K>,
 ): Promise<{ seq: number; hash: string }> {
-  // Parsed, then through JSON: what is hashed now is exactly what the jsonb column gives back.
-  const data = JSON.parse(
-    JSON.stringify(LOGBOOK_DATA_SCHEMAS[entry.kind].parse(entry.data)),
-  ) as Record<string, unknown>;
-  const head = await lockLogbookHead(tx, entry.liftId);
-  const seq = head.seq + 1;
-  const prevHash = head.hash ?? GENESIS_HASH;
-  const ts = new Date().toISOString();
-  const actor = { id: entry.actor?.id ?? null, name: entry.actor?.name ?? null };
-  const hash = entryHash({
-    liftId: entry.liftId,
-    seq,
-    ts,
-    kind: entry.kind,
-    actor,
-    data,
-    prevHash,
-  });
-  await tx.query(
-    `insert into lift_logbook (lift_id, seq, ts, kind, actor_id, actor_name, data, prev_hash, hash) values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)`,
-    [entry.liftId, seq, ts, entry.kind, actor.id, actor.name, JSON.stringify(data), prevHash, hash],
-  );
-  await tx.query('update lift_logbook_heads set seq = $2, hash = $3 where lift_id = $1', [
-    entry.liftId,
-    seq,
-    hash,
-  ]);
-  return { seq, hash };
+  const heads = await lockLogbookHeads(tx, [entry.liftId]);
+  return (await appendToLockedHeads(tx, heads, [entry]))[0]!;
 }
 
 /**
- * Locks the lift's head row until the transaction ends (creating it before the first entry).
- * A transaction that must change another row a concurrent append also changes (a command's
- * row: the sender's timeout and the lift's answer) locks the head first, so both take the two
- * locks in the same order.
+ * Appends entries of any lifts whose heads the transaction holds (`lockLogbookHeads`), in
+ * their order, in two statements: the entries, then the heads. What answers a batch of lifts
+ * at once (ingest's command answers) writes its logbook entries this way; `heads` is advanced.
  */
-export async function lockLogbookHead(
+export async function appendToLockedHeads(
   tx: Tx,
-  liftId: string,
-): Promise<{ seq: number; hash: string | null }> {
+  heads: Map<string, LogbookHead>,
+  entries: NewLogbookEntry[],
+): Promise<{ seq: number; hash: string }[]> {
+  if (!entries.length) return [];
+  const ts = new Date().toISOString();
+  const rows = entries.map((entry) => {
+    const head = heads.get(entry.liftId);
+    if (!head) throw new Error(`the logbook head of lift ${entry.liftId} is not locked`);
+    // Parsed, then through JSON: what is hashed now is exactly what the jsonb column gives back.
+    const data = JSON.parse(JSON.stringify(LOGBOOK_DATA_SCHEMAS[entry.kind].parse(entry.data))) as Record<string, unknown>;
+    const actor = { id: entry.actor?.id ?? null, name: entry.actor?.name ?? null };
+    const seq = head.seq + 1;
+    const prevHash = head.hash ?? GENESIS_HASH;
+    const hash = entryHash({ liftId: entry.liftId, seq, ts, kind: entry.kind, actor, data, prevHash });
+    head.seq = seq;
+    head.hash = hash;
+    return { lift_id: entry.liftId, seq, ts, kind: entry.kind, actor_id: actor.id, actor_name: actor.name, data, prev_hash: prevHash, hash };
+  });
+  await tx.query(
+    `insert into lift_logbook (lift_id, seq, ts, kind, actor_id, actor_name, data, prev_hash, hash)
+     select lift_id, seq, ts, kind, actor_id, actor_name, data, prev_hash, hash
+       from jsonb_to_recordset($1::jsonb) as e(lift_id uuid, seq bigint, ts timestamptz, kind text, actor_id uuid, actor_name text, data jsonb, prev_hash text, hash text)`,
+    [JSON.stringify(rows)],
+  );
+  const touched = [...new Set(entries.map((e) => e.liftId))];
+  await tx.query(
+    `update lift_logbook_heads h set seq = v.seq, hash = v.hash
+       from unnest($1::uuid[], $2::bigint[], $3::text[]) as v(lift_id, seq, hash) where h.lift_id = v.lift_id`,
+    [touched, touched.map((id) => heads.get(id)!.seq), touched.map((id) => heads.get(id)!.hash)],
+  );
+  return rows.map((r) => ({ seq: r.seq, hash: r.hash }));
+}
+
+/**
+ * Locks the lifts' head rows until the transaction ends (creating each before its first
+ * entry), in one order, so two transactions locking several never wait for each other in a
+ * circle. A transaction that must change another row a concurrent append also changes (a
+ * command's row: the sender's timeout and the lift's answer) locks the head first, so both
+ * take the two locks in the same order.
+ */
+export async function lockLogbookHeads(tx: Tx, liftIds: string[]): Promise<Map<string, LogbookHead>> {
+  const ids = [...new Set(liftIds)].sort();
+  if (!ids.length) return new Map();
   const lock = () =>
-    tx.query<{ seq: string | number; hash: string | null }>(
-      'select seq, hash from lift_logbook_heads where lift_id = $1 for update',
-      [liftId],
+    tx.query<{ lift_id: string; seq: string | number; hash: string | null }>(
+      'select lift_id, seq, hash from lift_logbook_heads where lift_id = any($1::uuid[]) order by lift_id for update',
+      [ids],
     );
-  let [head] = await lock();
-  if (!head) {
-    await tx.query(
-      'insert into lift_logbook_heads (lift_id) values ($1) on conflict (lift_id) do nothing',
-      [liftId],
-    );
-    [head] = await lock();
+  let rows = await lock();
+  if (rows.length < ids.length) {
+    await tx.query('insert into lift_logbook_heads (lift_id) select unnest($1::uuid[]) order by 1 on conflict (lift_id) do nothing', [ids]);
+    rows = await lock();
   }
-  return { seq: Number(head!.seq), hash: head!.hash };
+  return new Map(rows.map((r) => [r.lift_id, { seq: Number(r.seq), hash: r.hash }]));
+}
+
+/** One lift's head locked (`lockLogbookHeads`). */
+export async function lockLogbookHead(tx: Tx, liftId: string): Promise<LogbookHead> {
+  return (await lockLogbookHeads(tx, [liftId])).get(liftId)!;
 }
 
 /** Appends one entry in a transaction of its own, for what has no transaction to join. */

@@ -1,6 +1,6 @@
 import { FINAL_COMMAND_STATES, type CommandState } from '@liftlink/protocol';
 import { isHeld, type LeaseRow } from '../control/lease-repository.ts';
-import { appendLogbook, type Tx } from './append.ts';
+import { appendLogbook, type NewLogbookEntry, type Tx } from './append.ts';
 
 /**
  * What the modules that exist today write into the logbook, one call each, in the
@@ -36,8 +36,14 @@ export const COMMAND_LOG_COLUMNS = `id, lift_id, kind, name, args, state, reason
  * locked the lift's head before the command's row (`lockLogbookHead`).
  */
 export async function logCommandFinal(tx: Tx, row: CommandLogRow): Promise<void> {
-  if (row.kind === 'config/get' || !FINAL_COMMAND_STATES.includes(row.state)) return;
-  await appendLogbook(tx, {
+  const entry = commandFinalEntry(row);
+  if (entry) await appendLogbook(tx, entry);
+}
+
+/** The entry `logCommandFinal` writes for the row, null for none: for writers that append many at once. */
+export function commandFinalEntry(row: CommandLogRow): NewLogbookEntry<'command'> | null {
+  if (row.kind === 'config/get' || !FINAL_COMMAND_STATES.includes(row.state)) return null;
+  return {
     liftId: row.lift_id,
     kind: 'command',
     actor: row.user_id ? { id: row.user_id, name: row.username ?? '' } : null,
@@ -51,7 +57,7 @@ export async function logCommandFinal(tx: Tx, row: CommandLogRow): Promise<void>
       leaseEpoch: row.lease_epoch,
       approval: row.approval,
     },
-  });
+  };
 }
 
 /** A lease granted (taken, or taken over from another holder) or released, decided on the locked lease row. */

@@ -2,12 +2,15 @@
 export {
   appendLogbook,
   appendLogbookNow,
+  appendToLockedHeads,
   lockLogbookHead,
+  lockLogbookHeads,
   type LogbookActor,
   type NewLogbookEntry,
 } from './append.ts';
 export {
   COMMAND_LOG_COLUMNS,
+  commandFinalEntry,
   logCommandFinal,
   logLeaseChange,
   logLeasesEndedOnSite,
