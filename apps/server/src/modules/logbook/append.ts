@@ -43,7 +43,7 @@ export async function appendLogbook<K extends LogbookKind>(
 
 /**
  * Appends entries of any lifts whose heads the transaction holds (`lockLogbookHeads`), in
- * their order, in two statements: the entries, then the heads. What answers a batch of lifts
+ * their order, in one statement that also advances the heads. What answers a batch of lifts
  * at once (ingest's command answers) writes its logbook entries this way; `heads` is advanced.
  */
 export async function appendToLockedHeads(
@@ -66,17 +66,17 @@ export async function appendToLockedHeads(
     head.hash = hash;
     return { lift_id: entry.liftId, seq, ts, kind: entry.kind, actor_id: actor.id, actor_name: actor.name, data, prev_hash: prevHash, hash };
   });
-  await tx.query(
-    `insert into lift_logbook (lift_id, seq, ts, kind, actor_id, actor_name, data, prev_hash, hash)
-     select lift_id, seq, ts, kind, actor_id, actor_name, data, prev_hash, hash
-       from jsonb_to_recordset($1::jsonb) as e(lift_id uuid, seq bigint, ts timestamptz, kind text, actor_id uuid, actor_name text, data jsonb, prev_hash text, hash text)`,
-    [JSON.stringify(rows)],
-  );
+  // One statement: the entries, and the heads advanced to the last of each lift.
   const touched = [...new Set(entries.map((e) => e.liftId))];
   await tx.query(
-    `update lift_logbook_heads h set seq = v.seq, hash = v.hash
-       from unnest($1::uuid[], $2::bigint[], $3::text[]) as v(lift_id, seq, hash) where h.lift_id = v.lift_id`,
-    [touched, touched.map((id) => heads.get(id)!.seq), touched.map((id) => heads.get(id)!.hash)],
+    `with added as (
+       insert into lift_logbook (lift_id, seq, ts, kind, actor_id, actor_name, data, prev_hash, hash)
+       select lift_id, seq, ts, kind, actor_id, actor_name, data, prev_hash, hash
+         from jsonb_to_recordset($1::jsonb) as e(lift_id uuid, seq bigint, ts timestamptz, kind text, actor_id uuid, actor_name text, data jsonb, prev_hash text, hash text)
+     )
+     update lift_logbook_heads h set seq = v.seq, hash = v.hash
+       from unnest($2::uuid[], $3::bigint[], $4::text[]) as v(lift_id, seq, hash) where h.lift_id = v.lift_id`,
+    [JSON.stringify(rows), touched, touched.map((id) => heads.get(id)!.seq), touched.map((id) => heads.get(id)!.hash)],
   );
   return rows.map((r) => ({ seq: r.seq, hash: r.hash }));
 }
