@@ -143,21 +143,31 @@ export function benchMemoryWatermarkBytes(): number {
   return gib ? Math.round(Number(gib) * 2 ** 30) : Math.round((os.totalmem() / 3) * 0.4);
 }
 
+/** How long an alarm may stay on before the benchmark gives up: the lifts cannot connect through it. */
+const ALARM_GIVE_UP_MS = Number(process.env.BENCH_RABBITMQ_ALARM_GIVE_UP_MS ?? 60_000);
+
 /**
  * Watches the cluster's resource alarms (memory, disk): while one is on, RabbitMQ blocks
  * every publishing connection, lifts and servers alike. `stop` returns when the first began
- * (ms after `watchAlarms`) and how long alarms were on in all.
+ * (ms after `watchAlarms`) and how long alarms were on in all. `stuck` rejects, naming the
+ * way out, once an alarm has stayed on for `giveUpMs`: a run that waits on blocked lifts
+ * would otherwise wait until its own timeout, measuring nothing.
  */
 export function watchAlarms(
   apiUrl: string,
   admin: { username: string; password: string },
   everyMs = 2_000,
-): () => { firstMs: number | null; alarmedMs: number } {
+  giveUpMs = ALARM_GIVE_UP_MS,
+): { stop: () => { firstMs: number | null; alarmedMs: number }; stuck: Promise<never> } {
   const started = Date.now();
   let firstMs: number | null = null;
   let alarmedMs = 0;
   let last = Date.now();
+  let onSince: number | null = null;
   let busy = false;
+  let giveUp!: (err: Error) => void;
+  const stuck = new Promise<never>((_, reject) => (giveUp = reject));
+  stuck.catch(() => undefined);
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
@@ -171,15 +181,28 @@ export function watchAlarms(
         if (res.status === 503) {
           firstMs ??= now - started;
           alarmedMs += now - last;
-        }
+          onSince ??= now;
+          if (now - onSince >= giveUpMs) {
+            clearInterval(timer);
+            giveUp(
+              new Error(
+                `a RabbitMQ resource alarm has blocked every publisher for ${Math.round((now - onSince) / 1000)} s: give each node more memory ` +
+                  `(BENCH_RABBITMQ_WATERMARK_GIB, now ${(benchMemoryWatermarkBytes() / 2 ** 30).toFixed(1)} GiB; about 0.45 MiB a lift, docs/operations.md 15.8) or run fewer lifts (BENCH_LIFTS)`,
+              ),
+            );
+          }
+        } else onSince = null;
         last = now;
         return res.body?.cancel();
       })
       .catch(() => undefined)
       .finally(() => (busy = false));
   }, everyMs);
-  return () => {
-    clearInterval(timer);
-    return { firstMs, alarmedMs };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return { firstMs, alarmedMs };
+    },
+    stuck,
   };
 }

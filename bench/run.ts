@@ -328,16 +328,18 @@ async function runMode(mode: Mode): Promise<Result> {
     const onlineCount = async () => (await server.api<{ total: number }>('GET', '/auth/access/lift/get?online=true&pageSize=1', undefined, token)).body.result.total;
     const connectStarted = Date.now();
     const alarms = cluster ? watchAlarms(cluster.apiUrls[0]!, cluster.server) : null;
-    const parts = await Promise.all([
+    // A cluster in memory alarm blocks the connects: the run stops with what to change.
+    const unlessStuck = <T>(work: Promise<T>): Promise<T> => (alarms ? Promise.race([work, alarms.stuck]) : work);
+    const parts = await unlessStuck(Promise.all([
       fleet.ask<{ connected: number }>({ op: 'connect', url: brokerUrl, lifts: asFleet(lifts.slice(0, INGEST_LIFTS), 0), status }),
       ...idleFleets.map((f, k) => {
         const offset = INGEST_LIFTS + k * IDLE_PER_FLEET;
         return f.ask<{ connected: number }>({ op: 'connect', url: brokerUrl, lifts: asFleet(idleLifts.slice(k * IDLE_PER_FLEET, (k + 1) * IDLE_PER_FLEET), offset), status });
       }),
-    ]);
+    ]));
     const connected = { ms: Date.now() - connectStarted, connected: parts.reduce((n, p) => n + p.connected, 0) };
     log(`${mode}: ${connected.connected} lifts connected in ${connected.ms} ms, waiting until all are online`);
-    await until('lifts online', async () => (await onlineCount()) >= LIFTS, Math.max(60_000, LIFTS * 10), 250);
+    await unlessStuck(until('lifts online', async () => (await onlineCount()) >= LIFTS, Math.max(60_000, LIFTS * 10), 250));
     const onlineMs = Date.now() - connectStarted;
     await new Promise((r) => setTimeout(r, 1_000));
     const serverRssMiB = rssMiB(server.child.pid!);
@@ -416,7 +418,7 @@ async function runMode(mode: Mode): Promise<Result> {
     const reportsPerSec = reports.ms ? Math.round((reports.acked / reports.ms) * 1000) : 0;
     if (REPORT_EVERY_MS > 0) log(`${mode}: status reports ${reports.acked} of ${reports.sent} acknowledged (${reports.failed} failed) over ${reports.ms} ms: ${reportsPerSec} a second`);
     const stillOnline = await onlineCount();
-    const alarmed = alarms?.();
+    const alarmed = alarms?.stop();
     // Lifts whose connection ended during the run (none should: nothing here closes them).
     const closed = (await Promise.all([fleet, ...idleFleets].map((f) => f.ask<{ closed?: { deviceNo: string; at: number }[] }>({ op: 'closed' }).catch(() => ({ closed: undefined }))))).flatMap((r) => r.closed ?? []);
     if (closed.length) log(`${mode}: ${closed.length} lift connections ended during the run, first ${JSON.stringify(closed.slice(0, 5).map((c) => ({ ...c, at: new Date(c.at).toISOString() })))}`);
