@@ -67,9 +67,11 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveCh
  * for). Answers alone, from lifts online and heard within `heardWithinSeconds`, are applied
  * without their lifts' rows: those rows would only get a new last-seen time, and the bulk
  * batch in hand may hold them for the length of a batch of hundreds of statuses. The time is
- * kept by the lift's periodic reports (each well inside the heartbeat window) and the silence
- * sweep runs only every `heardWithinSeconds`, so that sweep decides as it would have. Anything
- * else (a configuration report, a lift offline or silent for longer) goes the whole way.
+ * kept by the lift's periodic reports, each well inside the heartbeat window, so the silence
+ * sweep never takes a reporting lift for silent; one that falls silent right after answering
+ * is marked offline at most one sweep period (`heardWithinSeconds`) sooner, which the sweep's
+ * own period already moves. Anything else (a configuration report, a lift offline or silent
+ * for longer) goes the whole way.
  */
 export async function storeAnswers(tx: Tx, batch: UplinkMessage[], heardWithinSeconds: number): Promise<LiveChange[]> {
   const answers = batch.filter((m): m is UplinkOf<'cmd/ack'> => m.kind === 'cmd/ack');
