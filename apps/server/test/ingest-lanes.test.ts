@@ -35,42 +35,67 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a command answer while the lift
     await t?.close();
   });
 
-  it('is stored and answers the user while the batch in hand cannot commit, and that batch is stored after', async () => {
-    const [a, b] = [fleet[0]!, fleet[1]!];
+  /** Another session's transaction that runs `statement` and stays open until released. */
+  async function holdOpen(statement: string, params: unknown[]): Promise<{ release: () => Promise<void> }> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    let opened!: () => void;
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
     const holder = t.database.sql.transaction(async (tx) => {
-      await tx.query(`select 1 from lifts where id = $1 for update`, [a.id]);
-      locked();
+      await tx.query(statement, params);
+      opened();
       await held;
     });
-    await isLocked;
+    await isOpen;
+    return { release: async () => (release(), await holder) };
+  }
 
-    const seq = 7_000_001;
-    let entryStored = false;
-    const entry = t.app.ingest
-      .handle(liftTopic(a.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZGU' }))
-      .then(() => (entryStored = true));
-    await until('lift A\'s batch waiting for its row', async () => {
-      const [row] = await t.database.sql.query<{ n: number }>(
-        `select count(*)::int as n from pg_locks l join pg_stat_activity s on s.pid = l.pid where not l.granted and s.datname = current_database()`,
-      );
-      return row!.n > 0;
-    }, 10_000);
+  /** One run-log entry of the lift handed to ingest: `stored()` turns true once its batch has committed. */
+  function sendEntry(lift: DemoLift, seq: number) {
+    let stored = false;
+    const done = t.app.ingest.handle(liftTopic(lift.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZGU' })).then(() => (stored = true));
+    return {
+      stored: () => stored,
+      /** After it is stored: how many times the entry is in the run log. */
+      count: async () => {
+        await done;
+        const [row] = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from lift_events where lift_id = $1 and seq = $2`, [lift.id, seq]);
+        return row!.n;
+      },
+    };
+  }
 
-    const paused = await admin.post('/auth/access/lift/control', { liftId: b.id, command: 'pause', args: {} });
-    expect(paused.statusCode, paused.body).toBe(200);
-    expect(['accepted', 'done']).toContain(body(paused).result.state);
-    // Answered (a 504 after the 8 s command wait otherwise) with lift A's batch still not stored.
-    expect(entryStored).toBe(false);
+  /**
+   * Holds lift `held`'s row with `lock` while ingest has a run-log entry of it in hand, and
+   * pauses lift `commanded`: the user gets the lift's answer while that entry's batch still
+   * cannot commit (a 504 after the 8 s command wait otherwise), and the entry is stored once
+   * the row is let go.
+   */
+  async function answeredWhileHeld(held: DemoLift, lock: string, commanded: DemoLift, seq: number, whenWaiting: () => Promise<unknown> = async () => {}) {
+    const holder = await holdOpen(`select 1 from lifts where id = $1 ${lock}`, [held.id]);
+    try {
+      const entry = sendEntry(held, seq);
+      await whenWaiting();
+      const paused = await admin.post('/auth/access/lift/control', { liftId: commanded.id, command: 'pause', args: {} });
+      expect(paused.statusCode, paused.body).toBe(200);
+      expect(['accepted', 'done']).toContain(body(paused).result.state);
+      expect(entry.stored()).toBe(false);
+      await holder.release();
+      expect(await entry.count()).toBe(1);
+    } finally {
+      await holder.release();
+    }
+  }
 
-    release();
-    await holder;
-    await entry;
-    const [stored] = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from lift_events where lift_id = $1 and seq = $2`, [a.id, seq]);
-    expect(stored!.n).toBe(1);
+  it('is stored and answers the user while the batch in hand cannot commit, and that batch is stored after', async () => {
+    await answeredWhileHeld(fleet[0]!, 'for update', fleet[1]!, 7_000_001, () =>
+      until('lift A\'s batch waiting for its row', async () => {
+        const [row] = await t.database.sql.query<{ n: number }>(
+          `select count(*)::int as n from pg_locks l join pg_stat_activity s on s.pid = l.pid where not l.granted and s.datname = current_database()`,
+        );
+        return row!.n > 0;
+      }, 10_000),
+    );
   }, 60_000);
 
   it('answers a command while the batch in hand holds the commanded lift\'s own row, and stores that batch after', async () => {
@@ -81,35 +106,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a command answer while the lift
       const [row] = await t.database.sql.query<{ fresh: boolean }>(`select online and last_seen_at > now() - interval '15 seconds' as fresh from lifts where id = $1`, [b.id]);
       return row?.fresh === true;
     }, 20_000);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = t.database.sql.transaction(async (tx) => {
-      await tx.query(`select 1 from lifts where id = $1 for no key update`, [b.id]);
-      locked();
-      await held;
-    });
-    await isLocked;
-    try {
-      const seq = 7_000_201;
-      let entryStored = false;
-      const entry = t.app.ingest
-        .handle(liftTopic(b.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZGU' }))
-        .then(() => (entryStored = true));
-      const paused = await admin.post('/auth/access/lift/control', { liftId: b.id, command: 'pause', args: {} });
-      expect(paused.statusCode, paused.body).toBe(200);
-      expect(body(paused).result.state).toBe('done');
-      expect(entryStored).toBe(false);
-      release();
-      await holder;
-      await entry;
-      const [stored] = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from lift_events where lift_id = $1 and seq = $2`, [b.id, seq]);
-      expect(stored!.n).toBe(1);
-    } finally {
-      release();
-      await holder;
-    }
+    await answeredWhileHeld(b, 'for no key update', b, 7_000_201);
   }, 60_000);
 
   it('stores a lift\'s messages while another transaction writes a row that refers to the lift', async () => {
@@ -118,28 +115,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a command answer while the lift
     // the row, so it must not wait for them (and a job that writes for many lifts must not
     // deadlock with it: it did, at 20,000 lifts, stalling a batch for the deadlock timeout).
     const a = fleet[0]!;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let referred!: () => void;
-    const isReferred = new Promise<void>((resolve) => (referred = resolve));
-    const writer = t.database.sql.transaction(async (tx) => {
-      await tx.query(`insert into lift_samples (lift_id, ts, voltage, load_value) values ($1, now() - interval '2 days', 24, 0)`, [a.id]);
-      referred();
-      await held;
-    });
-    await isReferred;
+    const writer = await holdOpen(`insert into lift_samples (lift_id, ts, voltage, load_value) values ($1, now() - interval '2 days', 24, 0)`, [a.id]);
     try {
-      const seq = 7_000_101;
-      let stored = false;
-      const entry = t.app.ingest
-        .handle(liftTopic(a.deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code: 'RZGU' }))
-        .then(() => (stored = true));
-      await until('lift A\'s entry stored while the other transaction is open', () => stored, 5_000).catch(() => undefined);
-      expect(stored).toBe(true);
-      await entry;
+      const entry = sendEntry(a, 7_000_101);
+      await until('lift A\'s entry stored while the other transaction is open', () => entry.stored(), 5_000).catch(() => undefined);
+      expect(entry.stored()).toBe(true);
+      expect(await entry.count()).toBe(1);
     } finally {
-      release();
-      await writer;
+      await writer.release();
     }
   }, 30_000);
 });
