@@ -117,7 +117,10 @@ export default fp(async (app) => {
   // lift reports after a change are awaited by a person: they are stored in their own small
   // transaction, beside the batch of periodic statuses and run-log entries in hand rather
   // than after it (at 20,000 lifts reporting every 5 s that batch holds hundreds of
-  // statuses). Both lanes lock their lifts in one order first, so they never deadlock.
+  // statuses). Both lanes take their locks in the lifts' order, the lift rows first. An
+  // answers batch that leaves the rows alone (storeAnswers) could still meet a bulk batch
+  // appending to two of its lifts' logbooks the other way round: PostgreSQL breaks that
+  // after its deadlock timeout and the batch is retried whole, nothing lost.
   const answers = new Batcher<Incoming>(laneOptions((tx, batch) => storeAnswers(tx, batch, sweepMs / 1000)));
   const bulk = new Batcher<Incoming>(laneOptions(storeBatch));
   const laneOf = (kind: Incoming['kind']) => (kind === 'cmd/ack' || kind === 'config/report' ? answers : bulk);
