@@ -123,7 +123,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // With PostgreSQL several instances may share the load, so they share the counts too.
   const sharedLimits = app.database.kind === 'postgres';
   // API calls only: the web client's files (routes without an access declaration) are not counted.
-  await app.register(rateLimit, { global: true, max: opts.config.rateLimitMax, timeWindow: 60_000, skipOnError: sharedLimits, allowList: (request) => request.routeOptions.config.access === undefined, ...(sharedLimits ? { store: postgresRateLimitStore(app.database.sql, opts.config.rateLimitMax) } : {}) });
+  await app.register(rateLimit, { global: true, max: opts.config.rateLimitMax, timeWindow: 60_000, skipOnError: sharedLimits, allowList: (request) => request.routeOptions.config.access === undefined, ...(sharedLimits ? { store: postgresRateLimitStore(app.database.sql) } : {}) });
   await app.register(messagingPlugin);
   await app.register(authPlugin);
   await app.register(mqttPlugin);
