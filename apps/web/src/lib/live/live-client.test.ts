@@ -73,9 +73,30 @@ describe('LiveClient', () => {
     client.subscribeLift(LIFT, (m) => received.push(m));
     last().open();
     last().push({ type: 'ready' });
-    const lease = { liftId: LIFT, epoch: 3, holderId: 'u1', holderName: 'Olga', acquiredAt: 't', expiresAt: 't' };
-    last().push({ type: 'lease', liftId: LIFT, lease, localUntil: null, ended: null, endedHolderId: null });
-    last().push({ type: 'lease', liftId: 'another-lift', lease, localUntil: null, ended: null, endedHolderId: null });
+    const lease = {
+      liftId: LIFT,
+      epoch: 3,
+      holderId: 'u1',
+      holderName: 'Olga',
+      acquiredAt: 't',
+      expiresAt: 't',
+    };
+    last().push({
+      type: 'lease',
+      liftId: LIFT,
+      lease,
+      localUntil: null,
+      ended: null,
+      endedHolderId: null,
+    });
+    last().push({
+      type: 'lease',
+      liftId: 'another-lift',
+      lease,
+      localUntil: null,
+      ended: null,
+      endedHolderId: null,
+    });
     expect(received.map((m) => m.type === 'lease' && m.lease?.holderName)).toEqual(['Olga']);
   });
 
@@ -89,7 +110,11 @@ describe('LiveClient', () => {
     last().push({ type: 'ready' });
     const incident = { id: 7, liftId: LIFT, state: 'acknowledged' };
     last().push({ type: 'incident', liftId: LIFT, incident });
-    last().push({ type: 'incident', liftId: OTHER, incident: { ...incident, id: 8, liftId: OTHER } });
+    last().push({
+      type: 'incident',
+      liftId: OTHER,
+      incident: { ...incident, id: 8, liftId: OTHER },
+    });
     expect(lift.map((m) => m.type === 'incident' && m.incident.id)).toEqual([7]);
     expect(fleet).toHaveLength(2);
   });
@@ -266,5 +291,33 @@ describe('LiveClient', () => {
     vi.advanceTimersByTime(2_000);
     expect(socket.readyState).toBe(3);
     expect(client.getState()).toBe('idle');
+  });
+
+  it('tells a fleet page each time the server confirms its subscription, so it reads again what changed before', () => {
+    const { client, last } = setup();
+    const confirmed: string[] = [];
+    const stopBell = client.subscribeFleet(
+      () => undefined,
+      () => confirmed.push('bell'),
+    );
+    client.subscribeFleet(
+      () => undefined,
+      () => confirmed.push('list'),
+    );
+    last().open();
+    last().push({ type: 'ready' });
+    // Sent, not yet taken by the server: an alert stored now would come without a message.
+    expect(confirmed).toEqual([]);
+    last().push({ type: 'fleetSubscribed', count: 2 });
+    expect(confirmed).toEqual(['bell', 'list']);
+
+    // After a lost connection the subscription is new again: whatever changed meanwhile is read again.
+    last().drop();
+    vi.advanceTimersByTime(1_000);
+    last().open();
+    last().push({ type: 'ready' });
+    stopBell();
+    last().push({ type: 'fleetSubscribed', count: 2 });
+    expect(confirmed).toEqual(['bell', 'list', 'list']);
   });
 });

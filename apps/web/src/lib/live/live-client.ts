@@ -57,6 +57,8 @@ export class LiveClient {
   private state: LiveConnectionState = 'idle';
   private readonly lifts = new Map<string, Set<LiftListener>>();
   private readonly fleet = new Set<FleetListener>();
+  /** Told each time the server confirms the fleet subscription (first time and after a reconnect). */
+  private readonly fleetSubscribed = new Set<() => void>();
   private readonly stateListeners = new Set<() => void>();
   /** Per lift, the newest run-log entry id seen: what a resubscription asks to replay after. */
   private readonly lastEventId = new Map<string, number>();
@@ -102,14 +104,21 @@ export class LiveClient {
     };
   }
 
-  /** Presence, mode, floor and fault changes of every lift the user may see, and alerts. */
-  subscribeFleet(listener: FleetListener): () => void {
+  /**
+   * Presence, mode, floor and fault changes of every lift the user may see, and alerts.
+   * `onSubscribed` runs each time the server confirms the subscription: a change stored
+   * before that moment came without a message, so a page that read its data over HTTP
+   * before it (on opening, or before a lost connection) reads it again then.
+   */
+  subscribeFleet(listener: FleetListener, onSubscribed?: () => void): () => void {
     const first = this.fleet.size === 0;
     this.fleet.add(listener);
+    if (onSubscribed) this.fleetSubscribed.add(onSubscribed);
     if (first && this.authed) this.send({ type: 'subscribeFleet' });
     this.ensureConnected();
     return () => {
       this.fleet.delete(listener);
+      if (onSubscribed) this.fleetSubscribed.delete(onSubscribed);
       // The server has no "unsubscribe fleet": an idle connection is closed instead.
       this.closeWhenIdle();
     };
@@ -275,6 +284,9 @@ export class LiveClient {
     switch (message.type) {
       case 'ready':
         this.onReady();
+        return;
+      case 'fleetSubscribed':
+        for (const callback of [...this.fleetSubscribed]) callback();
         return;
       case 'error':
         if (message.code === 'auth.unauthorized' && !this.authed) this.setState('unauthorized');

@@ -28,16 +28,31 @@ export function useLiftLive(
   }, [liftId, client]);
 }
 
+export interface FleetLiveOptions {
+  /** Subscribe only while true (the user may query the fleet). */
+  enabled?: boolean;
+  /**
+   * Runs each time the server confirms the fleet subscription, on opening and after a lost
+   * connection: read again over HTTP what the messages keep current, since a change
+   * stored before that moment came without a message.
+   */
+  onSubscribed?: () => void;
+  client?: LiveClient;
+}
+
 /** Presence, mode, floor and fault changes of the user's whole fleet, and alerts. */
 export function useFleetLive(
   listener: (message: FleetLiveMessage) => void,
-  enabled = true,
-  client: LiveClient = liveClient,
+  { enabled = true, onSubscribed, client = liveClient }: FleetLiveOptions = {},
 ): void {
   const onMessage = useEffectEvent(listener);
+  const onConfirmed = useEffectEvent(() => onSubscribed?.());
   useEffect(() => {
     if (!enabled) return;
-    return client.subscribeFleet((message) => onMessage(message));
+    return client.subscribeFleet(
+      (message) => onMessage(message),
+      () => onConfirmed(),
+    );
   }, [enabled, client]);
 }
 

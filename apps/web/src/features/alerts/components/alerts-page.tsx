@@ -40,9 +40,8 @@ export default function AlertsPage() {
   const alerts = useAlerts({ ...paging, state, liftId });
   const ack = useAlertMutation((id: number) => alertsApi.acknowledge(id));
 
-  useFleetLive((msg) => {
-    if (msg.type === 'alert') void client.invalidateQueries({ queryKey: alertKeys.all });
-  });
+  const refetchAlerts = () => void client.invalidateQueries({ queryKey: alertKeys.all });
+  useFleetLive((msg) => msg.type === 'alert' && refetchAlerts(), { onSubscribed: refetchAlerts });
 
   const acknowledge = (alert: AlertItem) =>
     ack.mutate(alert.id, {

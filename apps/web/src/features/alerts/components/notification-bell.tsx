@@ -32,11 +32,23 @@ export function NotificationBell() {
   const incidentNotifications = useIncidentNotifications();
   const unread = (notifications.data?.unread ?? 0) + (incidentNotifications.data?.unread ?? 0);
 
-  useFleetLive((msg) => {
-    if (msg.type === 'alert') void client.invalidateQueries({ queryKey: alertKeys.notifications });
-    if (msg.type === 'notification')
-      void client.invalidateQueries({ queryKey: incidentNotificationKeys.all });
-  }, can('lift.query'));
+  const refetchNotifications = () =>
+    void client.invalidateQueries({ queryKey: alertKeys.notifications });
+  const refetchIncidentNotifications = () =>
+    void client.invalidateQueries({ queryKey: incidentNotificationKeys.all });
+  useFleetLive(
+    (msg) => {
+      if (msg.type === 'alert') refetchNotifications();
+      if (msg.type === 'notification') refetchIncidentNotifications();
+    },
+    {
+      enabled: can('lift.query'),
+      onSubscribed: () => {
+        refetchNotifications();
+        refetchIncidentNotifications();
+      },
+    },
+  );
 
   return (
     <Popover

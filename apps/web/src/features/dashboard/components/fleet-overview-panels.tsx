@@ -55,14 +55,17 @@ export default function FleetOverviewPanels() {
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   // Presence and faults change the counts: refresh at most every 5 s while they do.
-  useFleetLive((msg) => {
-    if (msg.type === 'alert' || msg.type === 'presence' || msg.type === 'fleetStatus') {
-      refreshTimer.current ??= setTimeout(() => {
-        refreshTimer.current = null;
-        void client.invalidateQueries({ queryKey: dashboardKeys.workplace });
-      }, 5_000);
-    }
-  });
+  useFleetLive(
+    (msg) => {
+      if (msg.type === 'alert' || msg.type === 'presence' || msg.type === 'fleetStatus') {
+        refreshTimer.current ??= setTimeout(() => {
+          refreshTimer.current = null;
+          void client.invalidateQueries({ queryKey: dashboardKeys.workplace });
+        }, 5_000);
+      }
+    },
+    { onSubscribed: () => void client.invalidateQueries({ queryKey: dashboardKeys.workplace }) },
+  );
 
   const state = {
     loading: dashboard.isLoading,

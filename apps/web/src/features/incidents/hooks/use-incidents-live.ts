@@ -39,16 +39,19 @@ export function useIncidentsLive(): void {
     },
     [],
   );
-  useFleetLive((message) => {
-    if (message.type !== 'incident') return;
-    const refetch = changesLists(client, message.incident);
-    patchIncident(client, message.incident);
-    if (!refetch) return;
-    timer.current ??= setTimeout(() => {
-      timer.current = null;
-      void client.invalidateQueries({ queryKey: incidentKeys.lists });
-    }, REFETCH_AFTER_MS);
-  });
+  useFleetLive(
+    (message) => {
+      if (message.type !== 'incident') return;
+      const refetch = changesLists(client, message.incident);
+      patchIncident(client, message.incident);
+      if (!refetch) return;
+      timer.current ??= setTimeout(() => {
+        timer.current = null;
+        void client.invalidateQueries({ queryKey: incidentKeys.lists });
+      }, REFETCH_AFTER_MS);
+    },
+    { onSubscribed: () => void client.invalidateQueries({ queryKey: incidentKeys.lists }) },
+  );
 }
 
 /** The detail page follows its lift's live messages about this incident (steps, notes, repeats). */

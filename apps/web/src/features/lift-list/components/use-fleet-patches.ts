@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LiftListItem } from '@liftlink/protocol';
+import { liftKeys } from '../../../lib/lifts.ts';
 import { useFleetLive } from '../../../lib/live/use-live.ts';
 import type { FleetLiveMessage } from '../../../lib/live/messages.ts';
 import { patchCachedLifts } from '../api/lifts-api.ts';
@@ -34,16 +35,23 @@ export function useFleetPatches(enabled: boolean): void {
     [],
   );
 
-  useFleetLive((message) => {
-    const patch = fleetPatch(message);
-    if (!patch || message.type === 'alert') return;
-    const map = pending.current;
-    map.set(message.liftId, { ...map.get(message.liftId), ...patch });
-    timer.current ??= setTimeout(() => {
-      timer.current = null;
-      const batch = new Map(map);
-      map.clear();
-      patchCachedLifts(client, batch);
-    }, FLUSH_MS);
-  }, enabled);
+  useFleetLive(
+    (message) => {
+      const patch = fleetPatch(message);
+      if (!patch || message.type === 'alert') return;
+      const map = pending.current;
+      map.set(message.liftId, { ...map.get(message.liftId), ...patch });
+      timer.current ??= setTimeout(() => {
+        timer.current = null;
+        const batch = new Map(map);
+        map.clear();
+        patchCachedLifts(client, batch);
+      }, FLUSH_MS);
+    },
+    {
+      enabled,
+      // Presence and faults that changed before the subscription came without a message.
+      onSubscribed: () => void client.invalidateQueries({ queryKey: liftKeys.lists }),
+    },
+  );
 }
