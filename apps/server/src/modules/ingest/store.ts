@@ -76,13 +76,7 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveCh
 export async function storeAnswers(tx: Tx, batch: UplinkMessage[], heardWithinSeconds: number): Promise<LiveChange[]> {
   const answers = batch.filter((m): m is UplinkOf<'cmd/ack'> => m.kind === 'cmd/ack');
   if (answers.length < batch.length) return storeBatch(tx, batch);
-  const ids = [...new Set(answers.map((m) => m.liftId))];
-  const [heard] = await tx.query<{ n: number }>(
-    `select count(*)::int as n from lifts where id = any($1::uuid[]) and online and last_seen_at > now() - make_interval(secs => $2)`,
-    [ids, heardWithinSeconds],
-  );
-  if (heard!.n < ids.length) return storeBatch(tx, batch);
   const live: LiveChange[] = [];
-  await applyCommandAnswers(tx, answers, live);
+  if (!(await applyCommandAnswers(tx, answers, live, { seconds: heardWithinSeconds }))) return storeBatch(tx, batch);
   return live;
 }

@@ -89,19 +89,44 @@ export async function appendToLockedHeads(
  * take the two locks in the same order.
  */
 export async function lockLogbookHeads(tx: Tx, liftIds: string[]): Promise<Map<string, LogbookHead>> {
-  const ids = [...new Set(liftIds)].sort();
+  const ids = headOrder(liftIds);
   if (!ids.length) return new Map();
-  const lock = () =>
-    tx.query<{ lift_id: string; seq: string | number; hash: string | null }>(
-      'select lift_id, seq, hash from lift_logbook_heads where lift_id = any($1::uuid[]) order by lift_id for update',
-      [ids],
-    );
-  let rows = await lock();
-  if (rows.length < ids.length) {
-    await tx.query('insert into lift_logbook_heads (lift_id) select unnest($1::uuid[]) order by 1 on conflict (lift_id) do nothing', [ids]);
-    rows = await lock();
+  return withMissingHeads(tx, ids, await tx.query<LockedHeadRow>(lockHeadsQuery('$1'), [ids]));
+}
+
+/** A head row as `lockHeadsQuery` gives it (bigint as text from the driver, as a number through JSON). */
+export interface LockedHeadRow {
+  lift_id: string;
+  seq: string | number;
+  hash: string | null;
+}
+
+/** The lifts whose heads to lock, in the one order every locker takes them in. */
+export function headOrder(liftIds: string[]): string[] {
+  return [...new Set(liftIds)].sort();
+}
+
+/**
+ * The select that locks the heads of the lifts in parameter `idsParam` (in `headOrder`), for
+ * a statement that locks them together with its own work (one round trip less), and only if
+ * the condition `onlyIf` holds; hand its rows to `withMissingHeads`.
+ */
+export function lockHeadsQuery(idsParam: string, onlyIf = 'true'): string {
+  return `select lift_id, seq, hash from lift_logbook_heads where lift_id = any(${idsParam}::uuid[]) and ${onlyIf} order by lift_id for update`;
+}
+
+/**
+ * The locked heads, with those of lifts that have none yet (no entry so far) created and
+ * locked: a lift's first entry is rare, so a head is made only when it is needed.
+ */
+export async function withMissingHeads(tx: Tx, ids: string[], locked: LockedHeadRow[]): Promise<Map<string, LogbookHead>> {
+  const heads = new Map(locked.map((r) => [r.lift_id, { seq: Number(r.seq), hash: r.hash }]));
+  const missing = ids.filter((id) => !heads.has(id));
+  if (missing.length) {
+    await tx.query('insert into lift_logbook_heads (lift_id) select unnest($1::uuid[]) order by 1 on conflict (lift_id) do nothing', [missing]);
+    for (const r of await tx.query<LockedHeadRow>(lockHeadsQuery('$1'), [missing])) heads.set(r.lift_id, { seq: Number(r.seq), hash: r.hash });
   }
-  return new Map(rows.map((r) => [r.lift_id, { seq: Number(r.seq), hash: r.hash }]));
+  return heads;
 }
 
 /** One lift's head locked (`lockLogbookHeads`). */

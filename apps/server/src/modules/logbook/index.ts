@@ -3,8 +3,12 @@ export {
   appendLogbook,
   appendLogbookNow,
   appendToLockedHeads,
+  headOrder,
+  lockHeadsQuery,
   lockLogbookHead,
   lockLogbookHeads,
+  withMissingHeads,
+  type LockedHeadRow,
   type LogbookActor,
   type NewLogbookEntry,
 } from './append.ts';
