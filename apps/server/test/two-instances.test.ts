@@ -88,8 +88,17 @@ describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto'
     await broker?.destroy();
   });
 
-  it('stores each lift message exactly once, whichever instance takes it', async () => {
+  it('stores each lift message exactly once, whichever instance takes it, and shows it once to a browser on each', async () => {
     const perLift = 300;
+    const ids = bare.map((l) => l.id);
+    const sockets: Awaited<ReturnType<typeof openLiveSocket>>[] = [];
+    for (const server of [one, two]) {
+      const socket = await openLiveSocket(server.url, token);
+      await socket.next('ready', (m) => m.type === 'ready');
+      socket.send({ type: 'subscribe', liftIds: ids });
+      await socket.next('subscribed', (m) => m.type === 'subscribed' && m.liftIds.length === ids.length);
+      sockets.push(socket);
+    }
     await Promise.all(
       bare.map(async (lift) => {
         const c = await connectLift(broker.url, lift.deviceNo, lift.secret);
@@ -97,7 +106,6 @@ describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto'
         await Promise.all(Array.from({ length: perLift }, (_, i) => publishEvent(c, lift.deviceNo, 10_000 + i, 'RZGU')));
       }),
     );
-    const ids = bare.map((l) => l.id);
     await until(
       'all events stored',
       async () => Number((await database.sql.query<{ n: string }>('select count(*) as n from lift_events where lift_id = any($1::uuid[]) and seq > 0', [ids]))[0]!.n) === bare.length * perLift,
@@ -111,6 +119,17 @@ describe.skipIf(skip)('two server instances on one PostgreSQL and one Mosquitto'
       [ids],
     );
     expect(rows.map((r) => [r.device_no, Number(r.trips_total), Number(r.events), Number(r.online)])).toEqual(bare.map((l) => [l.deviceNo, perLift, perLift, 1]));
+    // Each instance stored about half and heard the rest from the other: every browser has
+    // every entry once, those stored by its own instance included.
+    const expected = bare.flatMap((l) => Array.from({ length: perLift }, (_, i) => `${l.id}:${10_000 + i}`)).sort();
+    const shown = (socket: (typeof sockets)[number]) =>
+      socket.messages.filter((m) => m.type === 'event' && m.seq > 0).map((m) => `${m.liftId}:${m.seq}`).sort();
+    for (const socket of sockets) {
+      await until('every entry live', () => shown(socket).length >= expected.length, 15_000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(shown(socket)).toEqual(expected);
+      socket.close();
+    }
   }, 90_000);
 
   it('shows a browser on instance one the live changes of a command sent through instance two, and answers on instance two', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { MqttClient } from 'mqtt';
 import type { LiveChange } from '@liftlink/protocol';
@@ -10,13 +11,19 @@ export const LIVE_TOPIC_ROOT = 'liftlink-live';
  * change, whichever instance stored it: a browser on instance 1 sees a command sent
  * through instance 2, and a command waiter hears its lift's answer wherever it was ingested.
  *
- * With the embedded broker (`shared` false) no other instance can hear it anyway: the
- * changes are handed to the listeners in this process directly, without serialising every
- * batch, sending it to the broker and reading it back (a tenth of the embedded server's
- * work during ingest).
+ * The instance that stored a change hands it to its own listeners directly and publishes it
+ * on a topic of its own (`liftlink-live/<origin>`), which it skips when the broker brings it
+ * back: its own waiters and browsers do not wait for a broker round trip, and it does not
+ * read back every batch it wrote (docs/operations.md 7.1). The origin is made anew by each
+ * process, so two instances can never take each other's changes for their own. Every
+ * listener still hears each change once.
+ *
+ * With the embedded broker (`shared` false) no other instance can hear it anyway: nothing
+ * goes to the broker.
  */
 export class LiveBus {
   private readonly local = new EventEmitter();
+  private readonly ownTopic = `${LIVE_TOPIC_ROOT}/${randomBytes(9).toString('base64url')}`;
 
   constructor(
     private readonly mqtt: MqttClient,
@@ -28,7 +35,7 @@ export class LiveBus {
   async start(): Promise<void> {
     if (!this.shared) return;
     this.mqtt.on('message', (topic, payload) => {
-      if (!topic.startsWith(`${LIVE_TOPIC_ROOT}/`)) return;
+      if (!topic.startsWith(`${LIVE_TOPIC_ROOT}/`) || topic === this.ownTopic) return;
       let batch: LiveChange[];
       try {
         batch = JSON.parse(payload.toString('utf8')) as LiveChange[];
@@ -43,14 +50,11 @@ export class LiveBus {
   /** Publishes after the data is stored; one MQTT message per batch keeps the broker's load low. */
   async publish(messages: LiveChange[]): Promise<void> {
     if (messages.length === 0) return;
-    if (!this.shared) {
-      // Later, as from the broker: the storing code goes on before listeners run.
-      setImmediate(() => {
-        for (const msg of messages) this.local.emit('message', msg);
-      });
-      return;
-    }
-    await this.mqtt.publishAsync(`${LIVE_TOPIC_ROOT}/all`, JSON.stringify(messages), { qos: 1 });
+    // Later, as from the broker: the storing code goes on before listeners run.
+    setImmediate(() => {
+      for (const msg of messages) this.local.emit('message', msg);
+    });
+    if (this.shared) await this.mqtt.publishAsync(this.ownTopic, JSON.stringify(messages), { qos: 1 });
   }
 
   on(listener: (msg: LiveChange) => void): () => void {
