@@ -123,9 +123,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // With PostgreSQL several instances may share the load, so they share the counts too.
   const sharedLimits = app.database.kind === 'postgres';
   // API calls only: the web client's files (routes without an access declaration) are not counted.
-  await app.register(rateLimit, { global: true, max: opts.config.rateLimitMax, timeWindow: 60_000, skipOnError: sharedLimits, allowList: (request) => request.routeOptions.config.access === undefined, ...(sharedLimits ? { store: postgresRateLimitStore(app.database.sql) } : {}) });
-  await app.register(messagingPlugin);
+  // Before the rate limit: its hook starts each request's session lookup, which the limit's count overlaps.
   await app.register(authPlugin);
+  await app.register(rateLimit, { global: true, max: opts.config.rateLimitMax, timeWindow: 60_000, skipOnError: sharedLimits, allowList: (request) => request.routeOptions.config.access === undefined, ...(sharedLimits ? { store: postgresRateLimitStore(app.database.sql) } : {}) });
+  // After the rate limit: a request over the limit is refused before anything else.
+  app.addHook('onRequest', app.checkAccess);
+  await app.register(messagingPlugin);
   await app.register(mqttPlugin);
   await app.register(brokerAdmin); // Mosquitto dynamic security, only with MQTT_URL and MQTT_DYNSEC=true
   await app.register(ingestPlugin);

@@ -30,6 +30,12 @@ declare module 'fastify' {
   interface FastifyInstance {
     declaredRoutes: DeclaredRoute[];
     sessionFromToken(token: string, viaCookie: boolean): Promise<AuthContext | null>;
+    /** Enforces the route's declared access (an onRequest hook; app.ts adds it after the rate limit's). */
+    checkAccess(request: FastifyRequest): Promise<void>;
+  }
+  interface FastifyRequest {
+    /** The session lookup, started as the request arrives (see the first onRequest hook). */
+    sessionLookup: Promise<AuthContext | null> | null;
   }
 }
 
@@ -56,10 +62,22 @@ export default fp(async (app) => {
     }
   });
 
+  // The session is looked up as the request arrives, while the rate limit counts it (its
+  // hook comes between this one and the check): with PostgreSQL both are a round trip to
+  // the database, and a person waits for every API call. A request the limit refuses
+  // never awaits its lookup.
+  app.decorateRequest('sessionLookup', null);
   app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.config.access) return;
+    const lookup = resolveSession(request);
+    lookup.catch(() => {});
+    request.sessionLookup = lookup;
+  });
+
+  app.decorate('checkAccess', async (request: FastifyRequest) => {
     const access = request.routeOptions.config.access;
     if (!access) return;
-    request.auth = await resolveSession(request);
+    request.auth = await (request.sessionLookup ?? resolveSession(request));
     if (access === 'public') return;
     if (!request.auth) throw new AppError('auth.unauthorized');
     if (request.auth.viaCookie && !SAFE_METHODS.has(request.method)) {
