@@ -31,7 +31,7 @@ declare module 'fastify' {
     declaredRoutes: DeclaredRoute[];
     sessionFromToken(token: string, viaCookie: boolean): Promise<AuthContext | null>;
     /** Enforces the route's declared access (an onRequest hook; app.ts adds it after the rate limit's). */
-    checkAccess(request: FastifyRequest): Promise<void>;
+    checkAccess(this: void, request: FastifyRequest): Promise<void>;
   }
   interface FastifyRequest {
     /** The session lookup, started as the request arrives (see the first onRequest hook). */
