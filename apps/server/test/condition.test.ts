@@ -95,6 +95,27 @@ describe.each(DB_KINDS)('condition score on %s', (kind) => {
     expect(await scores()).toEqual(inOneGo);
   });
 
+  it('a server stopping while the job rests between chunks ends the run there, with the chunks scored so far kept', async () => {
+    const today = utcToday();
+    await t.database.sql.query(`delete from lift_condition_scores where day = $1`, [today]);
+    const stopping = new AbortController();
+    // The server begins to stop just after the first chunk is saved: during the rest that follows it.
+    const sql = {
+      ...t.database.sql,
+      query: async <T>(text: string, params?: unknown[]) => {
+        const rows = await t.database.sql.query<T>(text, params);
+        if (text.includes('insert into lift_condition_scores')) setTimeout(() => stopping.abort(), 0);
+        return rows;
+      },
+    };
+    const run = await recomputeCondition(sql, today, stopping.signal, 4);
+    expect(run.lifts).toBe(4);
+    const [saved] = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from lift_condition_scores where day = $1`, [today]);
+    expect(saved!.n).toBe(4);
+    // The next run scores them all.
+    expect((await recomputeCondition(t.database.sql, today, undefined, 4)).lifts).toBe(fleet.length);
+  });
+
   it('a healthy lift stays high: every measured factor ok against its own first weeks, not listed', async () => {
     const c = await condition(byNo('DEMO-0001'));
     expect(c.score).toBeGreaterThanOrEqual(90);

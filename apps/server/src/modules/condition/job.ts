@@ -39,7 +39,8 @@ export async function recomputeCondition(sql: SqlExecutor, today = utcToday(), s
   let listed = 0;
   let lastChunkMs = 0;
   for (let i = 0; i < ids.length && !signal?.aborted; i += chunkSize) {
-    if (i > 0) await sleep(REST_PER_WORK * lastChunkMs);
+    // A server stopping during the rest ends the run there, not after one more chunk.
+    if (i > 0 && !(await restUnlessAborted(REST_PER_WORK * lastChunkMs, signal))) break;
     const started = performance.now();
     const chunk = ids.slice(i, i + chunkSize);
     const inputs = await conditionInputs(sql, today, chunk);
@@ -51,6 +52,16 @@ export async function recomputeCondition(sql: SqlExecutor, today = utcToday(), s
     listed += rows.filter((r) => r.listed).length;
   }
   return { lifts: scored, listed };
+}
+
+/** Rests `ms`; false when the signal aborts first. */
+async function restUnlessAborted(ms: number, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, signal ? { signal } : undefined);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const conditionJob: JobDefinition = {
