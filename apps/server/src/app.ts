@@ -122,9 +122,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(dbPlugin, { database: opts.database, onAdminPassword: opts.onAdminPassword });
   // With PostgreSQL several instances may share the load, so they share the counts too.
   const sharedLimits = app.database.kind === 'postgres';
-  // API calls only: the web client's files (routes without an access declaration) are not counted.
   // Before the rate limit: its hook starts each request's session lookup, which the limit's count overlaps.
   await app.register(authPlugin);
+  // API calls only: the web client's files (routes without an access declaration) are not counted.
   await app.register(rateLimit, { global: true, max: opts.config.rateLimitMax, timeWindow: 60_000, skipOnError: sharedLimits, allowList: (request) => request.routeOptions.config.access === undefined, ...(sharedLimits ? { store: postgresRateLimitStore(app.database.sql) } : {}) });
   // After the rate limit: a request over the limit is refused before anything else.
   app.addHook('onRequest', app.checkAccess);

@@ -77,6 +77,6 @@ export async function storeAnswers(tx: Tx, batch: UplinkMessage[], heardWithinSe
   const answers = batch.filter((m): m is UplinkOf<'cmd/ack'> => m.kind === 'cmd/ack');
   if (answers.length < batch.length) return storeBatch(tx, batch);
   const live: LiveChange[] = [];
-  if (!(await applyCommandAnswers(tx, answers, live, { seconds: heardWithinSeconds }))) return storeBatch(tx, batch);
+  if (!(await applyCommandAnswers(tx, answers, live, heardWithinSeconds))) return storeBatch(tx, batch);
   return live;
 }

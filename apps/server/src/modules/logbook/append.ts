@@ -120,11 +120,13 @@ export function lockHeadsQuery(idsParam: string, onlyIf = 'true'): string {
  * locked: a lift's first entry is rare, so a head is made only when it is needed.
  */
 export async function withMissingHeads(tx: Tx, ids: string[], locked: LockedHeadRow[]): Promise<Map<string, LogbookHead>> {
-  const heads = new Map(locked.map((r) => [r.lift_id, { seq: Number(r.seq), hash: r.hash }]));
+  const heads = new Map<string, LogbookHead>();
+  const take = (rows: LockedHeadRow[]) => rows.forEach((r) => heads.set(r.lift_id, { seq: Number(r.seq), hash: r.hash }));
+  take(locked);
   const missing = ids.filter((id) => !heads.has(id));
   if (missing.length) {
     await tx.query('insert into lift_logbook_heads (lift_id) select unnest($1::uuid[]) order by 1 on conflict (lift_id) do nothing', [missing]);
-    for (const r of await tx.query<LockedHeadRow>(lockHeadsQuery('$1'), [missing])) heads.set(r.lift_id, { seq: Number(r.seq), hash: r.hash });
+    take(await tx.query<LockedHeadRow>(lockHeadsQuery('$1'), [missing]));
   }
   return heads;
 }

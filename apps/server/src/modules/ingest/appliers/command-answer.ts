@@ -11,11 +11,6 @@ const NEXT_STATES: Record<string, CommandState[]> = {
   failed: ['created', 'sent', 'accepted'],
 };
 
-/** Whether the answers' lifts were heard lately enough to leave their rows alone (`storeAnswers`). */
-export interface HeardWithin {
-  seconds: number;
-}
-
 /**
  * Command answers: forward-only state changes of the lift's own commands. A lift's
  * 'accepted' and 'done' often arrive in one batch: only the furthest answer per command
@@ -27,11 +22,11 @@ export interface HeardWithin {
  * writes to, in one order, before the commands' rows (as the cloud's own final changes lock
  * them), and changes the commands; the second adds their logbook entries.
  *
- * With `heard`, the first statement changes nothing unless every answering lift is online
- * and was heard within that time, and the answers return false (`storeAnswers` then stores
+ * With `heardWithinSeconds` (`storeAnswers`, which leaves the lift rows alone), the first
+ * statement changes nothing unless every answering lift is online and was heard within it, and the answers return false (`storeAnswers` then stores
  * the batch the whole way); else true.
  */
-export async function applyCommandAnswers(tx: Tx, acks: UplinkOf<'cmd/ack'>[], live: LiveChange[], heard?: HeardWithin): Promise<boolean> {
+export async function applyCommandAnswers(tx: Tx, acks: UplinkOf<'cmd/ack'>[], live: LiveChange[], heardWithinSeconds?: number): Promise<boolean> {
   const answers = new Map<string, UplinkOf<'cmd/ack'>>();
   for (const m of acks) {
     const key = `${m.liftId}|${m.message.commandId}`;
@@ -74,7 +69,7 @@ export async function applyCommandAnswers(tx: Tx, acks: UplinkOf<'cmd/ack'>[], l
       ),
       headIds,
       liftIds,
-      heard?.seconds ?? null,
+      heardWithinSeconds ?? null,
     ],
   );
   if (!result!.heard) return false;

@@ -39,6 +39,7 @@ export function useIncidentsLive(): void {
     },
     [],
   );
+  const refetchLists = () => void client.invalidateQueries({ queryKey: incidentKeys.lists });
   useFleetLive(
     (message) => {
       if (message.type !== 'incident') return;
@@ -47,10 +48,10 @@ export function useIncidentsLive(): void {
       if (!refetch) return;
       timer.current ??= setTimeout(() => {
         timer.current = null;
-        void client.invalidateQueries({ queryKey: incidentKeys.lists });
+        refetchLists();
       }, REFETCH_AFTER_MS);
     },
-    { onSubscribed: () => void client.invalidateQueries({ queryKey: incidentKeys.lists }) },
+    { onSubscribed: refetchLists },
   );
 }
 
