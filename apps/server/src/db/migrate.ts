@@ -17,8 +17,9 @@ export function migrationNames(): string[] {
     .sort();
 }
 
-export async function migrate(db: SqlExecutor): Promise<string[]> {
-  const files = migrationNames();
+/** `through`: stop after this file (an upgrade test builds the schema a database had before). */
+export async function migrate(db: SqlExecutor, options: { through?: string } = {}): Promise<string[]> {
+  const files = migrationNames().filter((f) => !options.through || f <= options.through);
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.exec(`select pg_advisory_xact_lock(727274)`);
