@@ -16,7 +16,8 @@
  *   (3) lift-to-browser live push over the WebSocket to BENCH_BROWSERS (50) browsers,
  *       each watching the same 20 lifts, the fleet still reporting: p50/p99 over every
  *       delivery; then the status reports acknowledged per second (`reportsPerSec`, the
- *       fleet's offered load: LIFTS / 5 s) and those never acknowledged
+ *       fleet's offered load: LIFTS / 5 s) and those never acknowledged; on PostgreSQL the
+ *       WAL written a second meanwhile (`walKiBPerSec`)
  *   (4) server memory (RSS) with every lift connected; the broker's (Mosquitto, the three
  *       RabbitMQ nodes together) too
  *
@@ -404,6 +405,9 @@ async function runMode(mode: Mode): Promise<Result> {
       await new Promise((r) => setTimeout(r, REPORT_EVERY_MS));
       log(`${mode}: every lift reports its status every ${REPORT_EVERY_MS} ms`);
     }
+    // PostgreSQL's WAL over the commands and pushes: what a replica, the backups and the disk carry.
+    const walPosition = mode === 'embedded' ? null : async () => (await (await countDb()).sql.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'))[0]!.lsn;
+    const walFrom = { lsn: await walPosition?.(), at: Date.now() };
     // (2) command round trips.
     log(`${mode}: commands`);
     const { times: cmd, timedOut: cmdTimedOut } = await commandRoundTrips(server, token, lifts);
@@ -416,6 +420,10 @@ async function runMode(mode: Mode): Promise<Result> {
       { ms: 0, sent: 0, acked: 0, failed: 0 },
     );
     const reportsPerSec = reports.ms ? Math.round((reports.acked / reports.ms) * 1000) : 0;
+    const walKiBPerSec =
+      walPosition && walFrom.lsn
+        ? Math.round(Number((await (await countDb()).sql.query<{ d: string }>('select pg_wal_lsn_diff($1, $2) as d', [await walPosition(), walFrom.lsn]))[0]!.d) / 1024 / ((Date.now() - walFrom.at) / 1000))
+        : null;
     if (REPORT_EVERY_MS > 0) log(`${mode}: status reports ${reports.acked} of ${reports.sent} acknowledged (${reports.failed} failed) over ${reports.ms} ms: ${reportsPerSec} a second`);
     const stillOnline = await onlineCount();
     const alarmed = alarms?.stop();
@@ -445,6 +453,7 @@ async function runMode(mode: Mode): Promise<Result> {
       reportEveryMs: REPORT_EVERY_MS,
       reportsPerSec,
       reportsUnacked: reports.sent - reports.acked,
+      walKiBPerSec,
       cmdP50Ms: percentile(cmd, 50),
       cmdP95Ms: percentile(cmd, 95),
       cmdP99Ms: percentile(cmd, 99),
