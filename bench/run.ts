@@ -30,6 +30,7 @@
  * node) needs that many open files. The soft limit is raised to what the run needs (every
  * process started here inherits it); above the hard limit a mode is skipped with the reason.
  */
+import { walBytesBetween, walPosition } from './wal.ts';
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -406,8 +407,8 @@ async function runMode(mode: Mode): Promise<Result> {
       log(`${mode}: every lift reports its status every ${REPORT_EVERY_MS} ms`);
     }
     // PostgreSQL's WAL over the commands and pushes: what a replica, the backups and the disk carry.
-    const walPosition = mode === 'embedded' ? null : async () => (await (await countDb()).sql.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'))[0]!.lsn;
-    const walFrom = { lsn: await walPosition?.(), at: Date.now() };
+    const walDb = mode === 'embedded' ? null : await countDb();
+    const walFrom = walDb ? { lsn: await walPosition(walDb.sql), at: Date.now() } : null;
     // (2) command round trips.
     log(`${mode}: commands`);
     const { times: cmd, timedOut: cmdTimedOut } = await commandRoundTrips(server, token, lifts);
@@ -421,9 +422,7 @@ async function runMode(mode: Mode): Promise<Result> {
     );
     const reportsPerSec = reports.ms ? Math.round((reports.acked / reports.ms) * 1000) : 0;
     const walKiBPerSec =
-      walPosition && walFrom.lsn
-        ? Math.round(Number((await (await countDb()).sql.query<{ d: string }>('select pg_wal_lsn_diff($1, $2) as d', [await walPosition(), walFrom.lsn]))[0]!.d) / 1024 / ((Date.now() - walFrom.at) / 1000))
-        : null;
+      walDb && walFrom ? Math.round((await walBytesBetween(walDb.sql, walFrom.lsn, await walPosition(walDb.sql))) / 1024 / ((Date.now() - walFrom.at) / 1000)) : null;
     if (REPORT_EVERY_MS > 0) log(`${mode}: status reports ${reports.acked} of ${reports.sent} acknowledged (${reports.failed} failed) over ${reports.ms} ms: ${reportsPerSec} a second`);
     const stillOnline = await onlineCount();
     const alarmed = alarms?.stop();

@@ -17,6 +17,7 @@ import { ADMIN_PASSWORD } from '../apps/server/test/helpers.ts';
 import { provisionLifts } from '../apps/server/test/support/fleet.ts';
 import { sampleStatus } from './fleet-process.ts';
 import { createPrivateDatabase } from './private-database.ts';
+import { walBytesBetween, walPosition } from './wal.ts';
 
 const LIFTS = Number(process.env.BENCH_LIFTS ?? 20_000);
 const BATCH = 200;
@@ -31,8 +32,7 @@ try {
   );
   const lifts = await provisionLifts(db.sql, 'WAL', LIFTS);
   const seqs = new Map<string, number>();
-  const lsn = async () => (await db.sql.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'))[0]!.lsn;
-  const walBytes = async (from: string, to: string) => Number((await db.sql.query<{ d: string }>('select pg_wal_lsn_diff($2, $1) as d', [from, to]))[0]!.d);
+  const lsn = () => walPosition(db.sql);
 
   /** One report from every lift; `changed`: each snapshot differs from the stored one (its voltage). */
   async function round(changed: boolean) {
@@ -50,7 +50,7 @@ try {
     }
     const ms = performance.now() - t0;
     const to = await lsn();
-    return { from, to, walPerStatus: Math.round((await walBytes(from, to)) / lifts.length), msPerBatch: Number((ms / Math.ceil(lifts.length / BATCH)).toFixed(2)) };
+    return { from, to, walPerStatus: Math.round((await walBytesBetween(db.sql, from, to)) / lifts.length), msPerBatch: Number((ms / Math.ceil(lifts.length / BATCH)).toFixed(2)) };
   }
 
   /** The WAL between two positions by table and record kind, bytes per status. */
