@@ -49,7 +49,11 @@ type WorkerAnswer = { id: number; rows: unknown[]; fields?: string[]; data?: Uin
  * second core, and a command or a live push no longer waits behind a batch's SQL.
  *
  * PGlite is one session: a transaction holds it until commit, so statements are queued
- * here, and those of an open transaction go first.
+ * here, and those of an open transaction go first. The worker runs what it is sent in the
+ * order it arrives, so the turn passes when a statement (or a transaction's `commit`) is
+ * sent, not when its answer is back: the session never waits idle while this thread, busy
+ * with the broker and the HTTP API, gets round to an answer. Only between a transaction's
+ * own statements does the turn stay with it.
  */
 export async function openPglite(dataDir: string): Promise<Database> {
   let dir: string | undefined;
@@ -111,23 +115,37 @@ export async function openPglite(dataDir: string): Promise<Database> {
     void turn.then(() => queued--);
     return run;
   }
+  /**
+   * Takes the turn for as long as `handOver` takes to send its requests to the worker, and
+   * answers when the worker has answered: `handOver` returns the answer still to come, in a
+   * box so that the turn does not wait for it.
+   */
+  async function sentInTurn<T>(handOver: () => Promise<{ answer: Promise<T> }>): Promise<T> {
+    const { answer } = await exclusive(handOver);
+    return answer;
+  }
   const inSession: Omit<SqlExecutor, 'transaction'> = {
     query: async <T>(text: string, params?: unknown[]) => (await send({ op: 'query', text, params })).rows as T[],
     exec: async (text) => void (await send({ op: 'exec', text })),
   };
   const sql: SqlExecutor = {
-    query: (text, params) => exclusive(() => inSession.query(text, params)),
-    exec: (text) => exclusive(() => inSession.exec(text)),
-    transaction: (fn) =>
-      exclusive(async () => {
-        await inSession.exec('begin');
+    query: <T>(text: string, params?: unknown[]) => sentInTurn(async () => ({ answer: inSession.query<T>(text, params) })),
+    exec: (text) => sentInTurn(async () => ({ answer: inSession.exec(text) })),
+    transaction: <T>(fn: (tx: Omit<SqlExecutor, 'transaction'>) => Promise<T>) =>
+      sentInTurn<T>(async () => {
+        // Not awaited: the worker runs it before the first statement; were it to fail, that
+        // statement fails too.
+        inSession.exec('begin').catch(() => {});
         try {
           const result = await fn(inSession);
-          await inSession.exec('commit');
-          return result;
+          return { answer: inSession.exec('commit').then(() => result) };
         } catch (err) {
-          await inSession.exec('rollback').catch(() => {});
-          throw err;
+          const rolledBack = inSession.exec('rollback').catch(() => {});
+          return {
+            answer: rolledBack.then((): never => {
+              throw err;
+            }),
+          };
         }
       }),
   };
@@ -136,8 +154,8 @@ export async function openPglite(dataDir: string): Promise<Database> {
     sql,
     ping: async () => void (await sql.query('select 1')),
     dumpDataDir: async () => (await exclusive(() => send({ op: 'dump' }))).data!,
-    // One session: it is either busy or idle; the rest wait in the queue.
-    poolState: () => ({ total: 1, idle: queued === 0 ? 1 : 0, waiting: Math.max(0, queued - 1) }),
+    // One session: busy while a caller holds its turn or a statement sent is not answered yet; the rest wait in the queue.
+    poolState: () => ({ total: 1, idle: queued === 0 && pending.size === 0 ? 1 : 0, waiting: Math.max(0, queued - 1) }),
     close: async () => {
       if (failure) return;
       await exclusive(() => send({ op: 'close' }));

@@ -49,15 +49,23 @@ async function run(request) {
   }
 }
 
+// One request after the other, in the order they arrive: the server sends the next
+// statement before the answer to the last is back (client.ts), and a transaction's
+// statements must not pass its `begin`, nor another's pass its `commit`.
+let previous = Promise.resolve();
 parentPort.on('message', (request) => {
-  run(request).then(
+  previous = previous.then(() => answer(request));
+});
+
+function answer(request) {
+  return run(request).then(
     (answer) => {
       parentPort.postMessage({ id: request.id, ...answer }, answer.data ? [answer.data.buffer] : []);
       if (request.op === 'close') parentPort.close();
     },
     (err) => parentPort.postMessage({ id: request.id, error: plainError(err) }),
   );
-});
+}
 
 client.waitReady.then(
   () => parentPort.postMessage({ ready: true }),
