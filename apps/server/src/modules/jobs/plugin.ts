@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { cleanupJob } from './cleanup.ts';
 import { runLogRetentionJob } from './retention.ts';
+import { embeddedVacuumJob } from './vacuum.ts';
 
 /**
  * A periodic background job. `run` returns what it did (counts by what it removed or made),
@@ -114,6 +115,8 @@ export default fp(
       names: () => [...jobs.keys()],
     };
     for (const job of BUILT_IN_JOBS) runner.add(job);
+    // PGlite is PostgreSQL in single-user mode, without autovacuum (vacuum.ts).
+    if (app.database.kind === 'pglite') runner.add(embeddedVacuumJob);
     app.decorate('jobs', runner);
 
     app.addHook('onReady', async () => {
