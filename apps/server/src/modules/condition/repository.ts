@@ -22,9 +22,9 @@ interface SpanRow {
   faults: string;
 }
 
-/** The spans: the measuring window (the last CONDITION_MEASURE_DAYS days) and each lift's baseline weeks (from its first status, `lift_condition_state.first_day`), once they lie before it. */
+/** The spans: the measuring window (the last CONDITION_MEASURE_DAYS days) and each lift's baseline weeks (from its first status, the `first_day` of `lifts.condition_state`), once they lie before it. */
 const SPANS = `
-  firsts as (select lift_id, first_day from lift_condition_state where first_day is not null and lift_id = any($2::uuid[])),
+  firsts as (select id as lift_id, (condition_state->>'first_day')::date as first_day from lifts where condition_state->>'first_day' is not null and id = any($2::uuid[])),
   spans as (
     select l.id as lift_id, 'm' as span, $1::date - ${CONDITION_MEASURE_DAYS - 1} as lo, $1::date as hi from lifts l where l.id = any($2::uuid[])
     union all

@@ -1,7 +1,7 @@
 import type { LiveChange } from '@liftlink/protocol';
 import { applyAlarmReports } from './appliers/alarm-device.ts';
 import { applyCommandAnswers } from './appliers/command-answer.ts';
-import { applyCondition } from './appliers/condition.ts';
+import { followCondition, writeConditionFigures } from './appliers/condition.ts';
 import { applyConfigReports } from './appliers/config-report.ts';
 import { applyEvents, raiseFaultAlerts } from './appliers/events.ts';
 import { applyFirmwareReports } from './appliers/firmware-state.ts';
@@ -39,9 +39,9 @@ function byApplier(batch: UplinkMessage[]) {
  * Applies one batch in one transaction and returns what browsers should be told, in the
  * order it happened. Every step is idempotent on (lift, seq): a message stored before
  * changes nothing again. The lifts are locked first; the run log comes before the lift rows'
- * one update (which writes the newest statuses too), and the alerts, what the statuses
- * change elsewhere, presence, configurations, command answers and alarm-device and
- * firmware reports after.
+ * one update (which writes the newest statuses and the condition state they leave too), and
+ * the alerts, what the statuses change elsewhere, the condition figures, presence,
+ * configurations, command answers and alarm-device and firmware reports after.
  */
 export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveChange[]> {
   const live: LiveChange[] = [];
@@ -50,10 +50,11 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveCh
   await reviveSpeakingLifts(tx, batch, lifts, live);
   const stored = await applyEvents(tx, parts.events, lifts, live);
   takeNewestStatuses(lifts, parts.statuses);
+  const condition = followCondition(lifts, parts.statuses, stored);
   await updateLiftRows(tx, lifts);
   await raiseFaultAlerts(tx, stored, live);
   await applyStatusEffects(tx, lifts, live);
-  await applyCondition(tx, parts.statuses, stored);
+  await writeConditionFigures(tx, condition);
   await applyPresence(tx, parts.presence, live);
   await applyConfigReports(tx, parts.configReports, live);
   await applyCommandAnswers(tx, parts.commandAnswers, live);

@@ -1,4 +1,5 @@
 import type { StatusMessage } from '@liftlink/protocol';
+import type { BatchLifts } from './lift-rows.ts';
 import type { Tx, UplinkOf } from './uplink.ts';
 
 /**
@@ -9,8 +10,8 @@ import type { Tx, UplinkOf } from './uplink.ts';
  * during the trip), the check value against the charge value at a charging node, completed
  * charges (charging on until the battery is full, the lift standing), and overloaded,
  * flap-not-in-place and pedal anti-collision switching on. From the new run-log entries: faults
- * by code. What a lift was doing between batches is kept in `lift_condition_state`; a status
- * not newer than the last one applied changes nothing (a redelivery).
+ * by code. What a lift was doing between batches is kept in its row (`ConditionState`); a status
+ * not newer than the lift's stored status changes nothing (a redelivery).
  */
 
 /** A trip longer than this (a lift paused, offline or held) says nothing about its drive. */
@@ -18,17 +19,21 @@ const MAX_TRIP_MS = 10 * 60_000;
 /** Likewise a charge longer than this (a status missed while charging). */
 const MAX_CHARGE_MS = 24 * 3_600_000;
 
-interface State {
-  lift_id: string;
-  status_seq: number;
+/**
+ * What a lift was doing after its last status applied, kept in its row (`lifts.condition_state`,
+ * written by the batch's one update of the row, lift-rows.ts). Times are ISO strings, as JSON
+ * keeps them. The last status applied is the row's `status_seq`, which the same update moves.
+ */
+export interface ConditionState {
+  /** The first day with a status (UTC): the lift's baseline weeks start here. */
   first_day: string | null;
   rest_voltage: number | null;
   rest_floor: number | null;
   trip_from: number | null;
-  trip_started_at: Date | null;
+  trip_started_at: string | null;
   trip_rest_voltage: number | null;
   trip_min_voltage: number | null;
-  charging_since: Date | null;
+  charging_since: string | null;
   position: number | null;
   overloaded: boolean;
   flap: boolean;
@@ -58,9 +63,8 @@ interface FaultEntry {
   fault: boolean;
 }
 
-const freshState = (liftId: string): State => ({
-  lift_id: liftId,
-  status_seq: 0,
+/** A lift without a state yet, or one stored before a key was added: every key present. */
+const withDefaults = (stored: Partial<ConditionState> | null): ConditionState => ({
   first_day: null,
   rest_voltage: null,
   rest_floor: null,
@@ -73,6 +77,7 @@ const freshState = (liftId: string): State => ({
   overloaded: false,
   flap: false,
   pedal: false,
+  ...stored,
 });
 
 class Figures {
@@ -112,25 +117,25 @@ class Figures {
 }
 
 /** One status of a lift, in sequence order, against what the lift was doing. */
-function follow(state: State, message: StatusMessage, figures: Figures): void {
+function follow(liftId: string, state: ConditionState, message: StatusMessage, figures: Figures): void {
   const { status, ts } = message;
   const p = status.platform;
-  const at = new Date(ts);
+  const at = Date.parse(ts);
   const stands = p.movement === 'stop';
-  const d = () => figures.day(state.lift_id, ts);
+  const d = () => figures.day(liftId, ts);
 
   if (!stands) {
     if (state.trip_started_at === null) {
       // a trip starts: from the floor it stood at (unknown after a pause between floors)
-      state.trip_started_at = at;
+      state.trip_started_at = ts;
       state.trip_from = status.floor ?? state.rest_floor;
       state.trip_rest_voltage = state.rest_voltage;
       state.trip_min_voltage = p.voltage;
     } else state.trip_min_voltage = Math.min(state.trip_min_voltage ?? p.voltage, p.voltage);
   } else if (state.trip_started_at !== null) {
-    const ms = at.getTime() - state.trip_started_at.getTime();
+    const ms = at - Date.parse(state.trip_started_at);
     if (status.floor !== null && state.trip_from !== null && status.floor !== state.trip_from && ms > 0 && ms <= MAX_TRIP_MS) {
-      figures.trip(state.lift_id, ts, state.trip_from, status.floor, ms / 1000);
+      figures.trip(liftId, ts, state.trip_from, status.floor, ms / 1000);
       if (state.trip_rest_voltage !== null && state.trip_min_voltage !== null) {
         d().sagSum += state.trip_rest_voltage - state.trip_min_voltage;
         d().sagN++;
@@ -150,10 +155,10 @@ function follow(state: State, message: StatusMessage, figures: Figures): void {
     d().chargeRatioSum += p.chargeValue.check / p.chargeValue.real;
     d().chargeRatioN++;
   }
-  if (p.charging && state.charging_since === null) state.charging_since = at;
+  if (p.charging && state.charging_since === null) state.charging_since = ts;
   else if (!p.charging && state.charging_since !== null) {
     // a charge that ended with the lift standing where it charged: the battery is full
-    const ms = at.getTime() - state.charging_since.getTime();
+    const ms = at - Date.parse(state.charging_since);
     if (stands && state.trip_started_at === null && p.position === state.position && ms > 0 && ms <= MAX_CHARGE_MS) {
       d().chargeSecondsSum += ms / 1000;
       d().chargeN++;
@@ -168,12 +173,20 @@ function follow(state: State, message: StatusMessage, figures: Figures): void {
   state.overloaded = p.overloaded;
   state.flap = status.platformIo.flapNotInPlace;
   state.pedal = status.platformIo.pedalAntiCollision;
-  state.status_seq = message.seq;
   if (state.first_day === null || ts.slice(0, 10) < state.first_day) state.first_day = ts.slice(0, 10);
 }
 
-/** Applies the batch's statuses and new run-log entries to the lifts' condition figures. */
-export async function applyCondition(tx: Tx, statuses: UplinkOf<'status'>[], stored: readonly FaultEntry[]): Promise<void> {
+/** What a batch adds to the condition figures, to be written once the lift rows are. */
+export type ConditionFigures = Figures;
+
+/**
+ * Follows the batch's statuses newer than each lift's stored status, in sequence order, from
+ * the state read with the locked row. A state the statuses changed goes into
+ * `lifts.conditions`, for the row's one update; one they left as it was (a lift standing still
+ * and repeating itself, as most do) is not written again. Run before `updateLiftRows`, which
+ * moves the stored status past them.
+ */
+export function followCondition(lifts: BatchLifts, statuses: UplinkOf<'status'>[], stored: readonly FaultEntry[]): ConditionFigures {
   const figures = new Figures();
   for (const e of stored) if (e.fault) figures.fault(e);
   const byLift = new Map<string, StatusMessage[]>();
@@ -182,25 +195,21 @@ export async function applyCondition(tx: Tx, statuses: UplinkOf<'status'>[], sto
     list.push(m.message);
     byLift.set(m.liftId, list);
   }
-  const states: State[] = [];
-  if (byLift.size) {
-    const ids = [...byLift.keys()];
-    const rows = await tx.query<State>(`select lift_id, status_seq, to_char(first_day, 'YYYY-MM-DD') as first_day, rest_voltage, rest_floor, trip_from, trip_started_at, trip_rest_voltage,
-              trip_min_voltage, charging_since, position, overloaded, flap, pedal
-         from lift_condition_state where lift_id = any($1::uuid[]) for update`, [ids]);
-    const known = new Map(rows.map((r) => [r.lift_id, { ...r, status_seq: Number(r.status_seq) }]));
-    for (const [liftId, messages] of byLift) {
-      const state = known.get(liftId) ?? freshState(liftId);
-      const before = state.status_seq;
-      for (const m of messages.sort((a, b) => a.seq - b.seq)) if (m.seq > state.status_seq) follow(state, m, figures);
-      if (state.status_seq !== before) states.push(state);
-    }
+  for (const row of lifts.locked) {
+    const messages = byLift.get(row.id);
+    if (!messages) continue;
+    const state = withDefaults(row.condition_state);
+    const before = JSON.stringify(state);
+    const storedSeq = Number(row.status_seq);
+    for (const m of messages.sort((a, b) => a.seq - b.seq)) if (m.seq > storedSeq) follow(row.id, state, m, figures);
+    const after = JSON.stringify(state);
+    if (after !== before) lifts.conditions.set(row.id, after);
   }
-  await writeFigures(tx, figures);
-  if (states.length) await saveStates(tx, states);
+  return figures;
 }
 
-async function writeFigures(tx: Tx, f: Figures): Promise<void> {
+/** The batch's figures of the day, of the floor pairs travelled and of the faults, added to the stored ones. */
+export async function writeConditionFigures(tx: Tx, f: ConditionFigures): Promise<void> {
   const daily = [...f.daily.values()];
   if (daily.length) {
     const col = <K extends keyof Daily>(k: K) => daily.map((d) => d[k]);
@@ -235,16 +244,4 @@ async function writeFigures(tx: Tx, f: Figures): Promise<void> {
       [faults.map((x) => x.liftId), faults.map((x) => x.day), faults.map((x) => x.code), faults.map((x) => x.n)],
     );
   }
-}
-
-async function saveStates(tx: Tx, states: State[]): Promise<void> {
-  const col = <K extends keyof State>(k: K) => states.map((s) => s[k]);
-  await tx.query(
-    `insert into lift_condition_state (lift_id, status_seq, first_day, rest_voltage, rest_floor, trip_from, trip_started_at, trip_rest_voltage, trip_min_voltage, charging_since, position, overloaded, flap, pedal)
-     select * from unnest($1::uuid[], $2::bigint[], $3::date[], $4::real[], $5::smallint[], $6::smallint[], $7::timestamptz[], $8::real[], $9::real[], $10::timestamptz[], $11::int[], $12::boolean[], $13::boolean[], $14::boolean[])
-     on conflict (lift_id) do update set status_seq = excluded.status_seq, first_day = excluded.first_day, rest_voltage = excluded.rest_voltage, rest_floor = excluded.rest_floor, trip_from = excluded.trip_from,
-       trip_started_at = excluded.trip_started_at, trip_rest_voltage = excluded.trip_rest_voltage, trip_min_voltage = excluded.trip_min_voltage,
-       charging_since = excluded.charging_since, position = excluded.position, overloaded = excluded.overloaded, flap = excluded.flap, pedal = excluded.pedal`,
-    [col('lift_id'), col('status_seq'), col('first_day'), col('rest_voltage'), col('rest_floor'), col('trip_from'), col('trip_started_at'), col('trip_rest_voltage'), col('trip_min_voltage'), col('charging_since'), col('position'), col('overloaded'), col('flap'), col('pedal')],
-  );
 }

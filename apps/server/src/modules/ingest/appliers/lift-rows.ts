@@ -1,5 +1,6 @@
 import type { StatusMessage } from '@liftlink/protocol';
 import { sha256 } from '../../../lib/crypto.ts';
+import type { ConditionState } from './condition.ts';
 import type { Tx, UplinkMessage, UplinkOf } from './uplink.ts';
 
 /**
@@ -20,6 +21,7 @@ export interface BatchLifts {
     mode: string | null;
     active_fault: string | null;
     help_signal: boolean | null;
+    condition_state: Partial<ConditionState> | null;
   }[];
   /** Each lift's last run-log ordinal, advanced as entries are numbered. */
   eventsTotal: Map<string, number>;
@@ -31,6 +33,8 @@ export interface BatchLifts {
   statuses: Map<string, StatusMessage>;
   /** Lifts whose newest status repeats the stored snapshot: its sequence and time are stored, browsers are told nothing new. */
   repeated: Set<string>;
+  /** Each lift's condition state where the batch's statuses changed it, as JSON (condition.ts). */
+  conditions: Map<string, string>;
 }
 
 /**
@@ -42,11 +46,11 @@ export interface BatchLifts {
  */
 export async function lockLifts(tx: Tx, batch: UplinkMessage[]): Promise<BatchLifts> {
   const locked = await tx.query<BatchLifts['locked'][number]>(
-    `select id, events_total, online, presence_session, status_seq, status_at, status_hash, mode, active_fault, help_signal
+    `select id, events_total, online, presence_session, status_seq, status_at, status_hash, mode, active_fault, help_signal, condition_state
        from lifts where id = any($1::uuid[]) order by id for no key update`,
     [[...new Set(batch.map((m) => m.liftId))]],
   );
-  return { locked, eventsTotal: new Map(locked.map((r) => [r.id, Number(r.events_total)])), trips: new Map(), faults: new Map(), revived: new Set(), statuses: new Map(), repeated: new Set() };
+  return { locked, eventsTotal: new Map(locked.map((r) => [r.id, Number(r.events_total)])), trips: new Map(), faults: new Map(), revived: new Set(), statuses: new Map(), repeated: new Set(), conditions: new Map() };
 }
 
 /** Status: per lift the newest snapshot of the batch wins, and only if newer than the stored one. */
@@ -60,7 +64,8 @@ export function takeNewestStatuses(lifts: BatchLifts, statuses: UplinkOf<'status
 
 /**
  * Every lift of the batch in one update: seen now, back online if it spoke, its run-log
- * ordinal, trip and fault counts, and its newest status with the columns read from it. A
+ * ordinal, trip and fault counts, its newest status with the columns read from it, and its
+ * condition state where the statuses changed it (`followCondition`, run before). A
  * snapshot equal to the stored one (its hash says so) is not sent again: most reports of a
  * fleet in service repeat the last one, and each is a kilobyte to parse and write. Those
  * lifts are noted in `lifts.repeated` (the hash is known only here), so that the status
@@ -86,10 +91,11 @@ export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
             mode = case when v.seq is null then l.mode else v.mode end, floor = case when v.seq is null then l.floor else v.floor end,
             active_fault = case when v.seq is null then l.active_fault else v.fault end,
             help_signal = case when v.seq is null then l.help_signal else v.help end,
-            voltage = case when v.seq is null then l.voltage else v.voltage end
+            voltage = case when v.seq is null then l.voltage else v.voltage end,
+            condition_state = coalesce(v.condition, l.condition_state)
        from unnest($1::uuid[], $2::bigint[], $3::integer[], $4::boolean[], $5::integer[], $6::jsonb[], $7::text[], $8::bigint[], $9::timestamptz[],
-                   $10::text[], $11::integer[], $12::text[], $13::boolean[], $14::real[])
-            as v(id, n, t, revive, f, status, hash, seq, ts, mode, floor, fault, help, voltage)
+                   $10::text[], $11::integer[], $12::text[], $13::boolean[], $14::real[], $15::jsonb[])
+            as v(id, n, t, revive, f, status, hash, seq, ts, mode, floor, fault, help, voltage, condition)
       where l.id = v.id`,
     [
       locked.map((r) => r.id),
@@ -106,6 +112,7 @@ export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
       locked.map((r) => status(r.id)?.status.faults[0] ?? null),
       locked.map((r) => status(r.id)?.status.platform.helpSignal ?? null),
       locked.map((r) => status(r.id)?.status.platform.voltage ?? null),
+      locked.map((r) => lifts.conditions.get(r.id) ?? null),
     ],
   );
 }
