@@ -16,6 +16,9 @@ export const VACUUM_RULES = {
   freezeAge: 150_000_000,
 } as const;
 
+/** PostgreSQL's `undefined_table`: a table listed by this run was dropped before its turn. */
+const UNDEFINED_TABLE = '42P01';
+
 interface TableStats {
   name: string;
   dead: string;
@@ -45,6 +48,16 @@ export async function vacuumWhereNeeded(sql: SqlExecutor, signal?: AbortSignal):
       where c.relkind = 'r'
       order by s.n_dead_tup desc, s.relid`,
   );
+  // Retention drops a month's partition of the run log at its own time; one dropped while
+  // this run went through the list needs nothing any more, and the rest still get their turn.
+  const run = async (statement: string) =>
+    sql.exec(statement).then(
+      () => true,
+      (err: unknown) => {
+        if ((err as { code?: string }).code === UNDEFINED_TABLE) return false;
+        throw err;
+      },
+    );
   let vacuumed = 0;
   let analysed = 0;
   for (const t of tables) {
@@ -53,12 +66,11 @@ export async function vacuumWhereNeeded(sql: SqlExecutor, signal?: AbortSignal):
     const vacuum = Number(t.dead) > VACUUM_RULES.deadBase + VACUUM_RULES.deadShare * live || Number(t.xid_age) > VACUUM_RULES.freezeAge;
     const analyse = Number(t.changed) > VACUUM_RULES.changedBase + VACUUM_RULES.changedShare * live;
     if (vacuum) {
-      await sql.exec(`vacuum (analyze) ${t.name}`);
+      if (!(await run(`vacuum (analyze) ${t.name}`))) continue;
       vacuumed++;
       analysed++;
     } else if (analyse) {
-      await sql.exec(`analyze ${t.name}`);
-      analysed++;
+      if (await run(`analyze ${t.name}`)) analysed++;
     }
   }
   return { vacuumed, analysed };
