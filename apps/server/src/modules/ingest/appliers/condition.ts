@@ -34,6 +34,8 @@ export interface ConditionState {
   trip_rest_voltage: number | null;
   trip_min_voltage: number | null;
   charging_since: string | null;
+  /** The minute (since the epoch) of the last charge-ratio sample. */
+  charge_sampled_minute: number | null;
   position: number | null;
   overloaded: boolean;
   flap: boolean;
@@ -73,6 +75,7 @@ const withDefaults = (stored: Partial<ConditionState> | null): ConditionState =>
   trip_rest_voltage: null,
   trip_min_voltage: null,
   charging_since: null,
+  charge_sampled_minute: null,
   position: null,
   overloaded: false,
   flap: false,
@@ -116,7 +119,12 @@ class Figures {
   }
 }
 
-/** One status of a lift, in sequence order, against what the lift was doing. */
+/**
+ * One status of a lift, in sequence order, against what the lift was doing. The charge ratio
+ * is sampled once a minute, from the minute's first status at a charging node: a lift
+ * reporting every 5 s would otherwise weigh twelve times as much as one reporting every
+ * minute, and write its figures of the day with every report.
+ */
 function follow(liftId: string, state: ConditionState, message: StatusMessage, figures: Figures): void {
   const { status, ts } = message;
   const p = status.platform;
@@ -151,9 +159,11 @@ function follow(liftId: string, state: ConditionState, message: StatusMessage, f
     state.rest_floor = status.floor;
   }
 
-  if (p.chargeValue.real > 0) {
+  const minute = Math.floor(at / 60_000);
+  if (p.chargeValue.real > 0 && minute !== state.charge_sampled_minute) {
     d().chargeRatioSum += p.chargeValue.check / p.chargeValue.real;
     d().chargeRatioN++;
+    state.charge_sampled_minute = minute;
   }
   if (p.charging && state.charging_since === null) state.charging_since = ts;
   else if (!p.charging && state.charging_since !== null) {
