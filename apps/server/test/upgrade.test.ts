@@ -14,13 +14,17 @@ describe.each(DB_KINDS)('upgrading a database on %s', (kind) => {
   let drop: (() => Promise<void>) | undefined;
   afterEach(async () => drop?.());
 
-  it('keeps each lift status and configuration when their columns move to the end of the row', async () => {
+  /** A database as a version that stopped at migration `through` left it, with its first data, and `count` lifts. */
+  async function writtenBefore(through: string, count: number) {
     const fresh = await freshDatabase(kind);
     drop = fresh.drop;
-    const { sql } = fresh.database;
-    await migrate(sql, { through: '0033_lift_status_hash.sql' });
+    await migrate(fresh.database.sql, { through });
     await seed(fresh.database, { adminUser: 'admin', adminPassword: ADMIN_PASSWORD, makerName: 'LiftLink Lifts' });
-    const [reported, silent] = await provisionLifts(sql, 'UPG', 2);
+    return { sql: fresh.database.sql, lifts: await provisionLifts(fresh.database.sql, 'UPG', count) };
+  }
+
+  it('keeps each lift status and configuration when their columns move to the end of the row', async () => {
+    const { sql, lifts: [reported, silent] } = await writtenBefore('0033_lift_status_hash.sql', 2);
     const status = { ...initialLiftStatus(2), floor: 2 };
     const config = { floorCount: 2, speedUp: 7 };
     await sql.query(`update lifts set status = $2::jsonb, status_seq = 41, status_hash = 'h', config = $3::jsonb, config_version = 3 where id = $1`, [
@@ -48,12 +52,7 @@ describe.each(DB_KINDS)('upgrading a database on %s', (kind) => {
   });
 
   it('keeps what a lift was doing for its condition figures when that moves into the lift row: a trip under way is counted when it ends', async () => {
-    const fresh = await freshDatabase(kind);
-    drop = fresh.drop;
-    const { sql } = fresh.database;
-    await migrate(sql, { through: '0036_alert_job_indexes.sql' });
-    await seed(fresh.database, { adminUser: 'admin', adminPassword: ADMIN_PASSWORD, makerName: 'LiftLink Lifts' });
-    const [lift] = await provisionLifts(sql, 'UPG', 1);
+    const { sql, lifts: [lift] } = await writtenBefore('0036_alert_job_indexes.sql', 1);
     const status = { ...initialLiftStatus(2), floor: null };
     const day = new Date().toISOString().slice(0, 10);
     await sql.query(`update lifts set status = $2::jsonb, status_seq = 7, status_hash = 'h' where id = $1`, [lift!.id, JSON.stringify(status)]);
