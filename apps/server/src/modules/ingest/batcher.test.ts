@@ -45,4 +45,42 @@ describe('ingest batcher', () => {
     expect(batches).toEqual([[1, 2, 3]]);
     await batcher.close();
   });
+
+  it('stores a run-log entry in the next batch, ahead of a backlog of statuses, with its lift\'s earlier messages and every lift in order', async () => {
+    type Message = { lift: string; kind: 'status' | 'event'; n: number };
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const batches: Message[][] = [];
+    const batcher = new Batcher<Message>({
+      maxBatch: 1000,
+      maxWaitMs: 1,
+      store: async (items) => {
+        batches.push(items);
+        if (batches.length === 1) await gate; // the database is busy: a backlog forms
+      },
+      urgent: (m) => m.kind === 'event',
+      orderOf: (m) => m.lift,
+    });
+    const first = batcher.add({ lift: 'L-first', kind: 'status', n: -1 });
+    await new Promise((r) => setTimeout(r, 10));
+    // 3,000 statuses of 1,500 lifts queue behind it, then lift L-7 reports a fault.
+    const backlog: Message[] = Array.from({ length: 3000 }, (_, n) => ({ lift: `L-${n % 1500}`, kind: 'status', n }));
+    const fault: Message = { lift: 'L-7', kind: 'event', n: 3000 };
+    const added = [...backlog, fault].map((m) => batcher.add(m));
+    release();
+    await Promise.all([first, ...added]);
+
+    // In arrival order the fault would have waited for three batches of statuses.
+    expect(batches[1]).toContainEqual(fault);
+    expect(batches[1]!.filter((m) => m.lift === 'L-7').map((m) => m.n)).toEqual([7, 1507, 3000]);
+    expect(batches.slice(1).map((b) => b.length)).toEqual([1000, 1000, 1000, 1]);
+    // Every message stored once, and each lift's in the order it sent them.
+    const stored = batches.flat().slice(1);
+    expect(stored).toHaveLength(3001);
+    const byLift = new Map<string, number[]>();
+    for (const m of stored) byLift.set(m.lift, [...(byLift.get(m.lift) ?? []), m.n]);
+    for (const ns of byLift.values()) expect(ns).toEqual([...ns].sort((a, b) => a - b));
+    expect(byLift.size).toBe(1500);
+    await batcher.close();
+  });
 });

@@ -18,6 +18,15 @@ export interface BatcherOptions<T> {
   isDataError?: (err: unknown) => boolean;
   /** The message that alone failed with a data error: left out, so the rest is stored. */
   onDrop?: (item: T, err: unknown) => void;
+  /**
+   * Messages a person should see soon (a lift's run-log entry: a fault, a trapped
+   * passenger). With more queued than one batch holds, they go in the next batch instead
+   * of waiting behind the whole queue; `orderOf` names whose messages they are, and that
+   * sender's earlier messages go with them, so each sender's messages are still stored in
+   * the order they came.
+   */
+  urgent?: (item: T) => boolean;
+  orderOf?: (item: T) => string;
 }
 
 interface Pending<T> {
@@ -64,9 +73,43 @@ export class Batcher<T> {
 
   private async flushLoop(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
+      const batch = this.takeBatch();
       if (!(await this.storeAll(batch))) return; // shutting down: the broker redelivers unacknowledged messages
     }
+  }
+
+  /**
+   * The next batch: the queue's front, or, with a backlog, first the urgent messages with
+   * their senders' earlier ones, then the front. Per sender the batch takes a prefix of its
+   * queued messages, in order (a sender's taken messages all come before its urgent one,
+   * and the front is taken in order after them).
+   */
+  private takeBatch(): Pending<T>[] {
+    const { urgent, orderOf } = this.opts;
+    if (!urgent || !orderOf || this.queue.length <= this.maxBatch) return this.queue.splice(0, this.maxBatch);
+    const lastUrgent = new Map<string, number>();
+    let lastIndex = -1;
+    for (let i = 0; i < this.queue.length; i++) {
+      if (!urgent(this.queue[i]!.item)) continue;
+      lastUrgent.set(orderOf(this.queue[i]!.item), i);
+      lastIndex = i;
+    }
+    if (lastIndex < this.maxBatch) return this.queue.splice(0, this.maxBatch);
+    const batch: Pending<T>[] = [];
+    const taken = new Uint8Array(this.queue.length);
+    for (let i = 0; i <= lastIndex && batch.length < this.maxBatch; i++) {
+      const p = this.queue[i]!;
+      if (i > (lastUrgent.get(orderOf(p.item)) ?? -1)) continue;
+      batch.push(p);
+      taken[i] = 1;
+    }
+    for (let i = 0; i < this.queue.length && batch.length < this.maxBatch; i++) {
+      if (taken[i]) continue;
+      batch.push(this.queue[i]!);
+      taken[i] = 1;
+    }
+    this.queue = this.queue.filter((_, i) => !taken[i]);
+    return batch;
   }
 
   /** Stores the batch (retrying while the database is away) and resolves its messages; false when given up at shutdown. */

@@ -122,7 +122,10 @@ export default fp(async (app) => {
   // appending to two of its lifts' logbooks the other way round: PostgreSQL breaks that
   // after its deadlock timeout and the batch is retried whole, nothing lost.
   const answers = new Batcher<Incoming>(laneOptions((tx, batch) => storeAnswers(tx, batch, sweepMs / 1000)));
-  const bulk = new Batcher<Incoming>(laneOptions(storeBatch));
+  // A run-log entry (a fault, a trapped passenger, a trip) is what a control room watches
+  // for: with a backlog of periodic statuses it goes in the next bulk batch, its lift's
+  // earlier messages with it, so each lift's messages are still stored in the order sent.
+  const bulk = new Batcher<Incoming>({ ...laneOptions(storeBatch), urgent: (m) => m.kind === 'event', orderOf: (m) => m.deviceNo });
   const laneOf = (kind: Incoming['kind']) => (kind === 'cmd/ack' || kind === 'config/report' ? answers : bulk);
 
   async function publishLive(changes: LiveChange[]): Promise<void> {
