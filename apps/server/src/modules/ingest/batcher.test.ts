@@ -58,8 +58,7 @@ describe('ingest batcher', () => {
         batches.push(items);
         if (batches.length === 1) await gate; // the database is busy: a backlog forms
       },
-      urgent: (m) => m.kind === 'event',
-      orderOf: (m) => m.lift,
+      priority: { urgent: (m) => m.kind === 'event', senderOf: (m) => m.lift },
     });
     const first = batcher.add({ lift: 'L-first', kind: 'status', n: -1 });
     await new Promise((r) => setTimeout(r, 10));

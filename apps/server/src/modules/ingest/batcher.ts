@@ -21,12 +21,11 @@ export interface BatcherOptions<T> {
   /**
    * Messages a person should see soon (a lift's run-log entry: a fault, a trapped
    * passenger). With more queued than one batch holds, they go in the next batch instead
-   * of waiting behind the whole queue; `orderOf` names whose messages they are, and that
+   * of waiting behind the whole queue; `senderOf` names whose messages they are, and that
    * sender's earlier messages go with them, so each sender's messages are still stored in
    * the order they came.
    */
-  urgent?: (item: T) => boolean;
-  orderOf?: (item: T) => string;
+  priority?: { urgent: (item: T) => boolean; senderOf: (item: T) => string };
 }
 
 interface Pending<T> {
@@ -85,13 +84,14 @@ export class Batcher<T> {
    * and the front is taken in order after them).
    */
   private takeBatch(): Pending<T>[] {
-    const { urgent, orderOf } = this.opts;
-    if (!urgent || !orderOf || this.queue.length <= this.maxBatch) return this.queue.splice(0, this.maxBatch);
+    const { priority } = this.opts;
+    if (!priority || this.queue.length <= this.maxBatch) return this.queue.splice(0, this.maxBatch);
+    const { urgent, senderOf } = priority;
     const lastUrgent = new Map<string, number>();
     let lastIndex = -1;
     for (let i = 0; i < this.queue.length; i++) {
       if (!urgent(this.queue[i]!.item)) continue;
-      lastUrgent.set(orderOf(this.queue[i]!.item), i);
+      lastUrgent.set(senderOf(this.queue[i]!.item), i);
       lastIndex = i;
     }
     if (lastIndex < this.maxBatch) return this.queue.splice(0, this.maxBatch);
@@ -99,7 +99,7 @@ export class Batcher<T> {
     const taken = new Uint8Array(this.queue.length);
     for (let i = 0; i <= lastIndex && batch.length < this.maxBatch; i++) {
       const p = this.queue[i]!;
-      if (i > (lastUrgent.get(orderOf(p.item)) ?? -1)) continue;
+      if (i > (lastUrgent.get(senderOf(p.item)) ?? -1)) continue;
       batch.push(p);
       taken[i] = 1;
     }

@@ -125,7 +125,7 @@ export default fp(async (app) => {
   // A run-log entry (a fault, a trapped passenger, a trip) is what a control room watches
   // for: with a backlog of periodic statuses it goes in the next bulk batch, its lift's
   // earlier messages with it, so each lift's messages are still stored in the order sent.
-  const bulk = new Batcher<Incoming>({ ...laneOptions(storeBatch), urgent: (m) => m.kind === 'event', orderOf: (m) => m.deviceNo });
+  const bulk = new Batcher<Incoming>({ ...laneOptions(storeBatch), priority: { urgent: (m) => m.kind === 'event', senderOf: (m) => m.deviceNo } });
   const laneOf = (kind: Incoming['kind']) => (kind === 'cmd/ack' || kind === 'config/report' ? answers : bulk);
 
   async function publishLive(changes: LiveChange[]): Promise<void> {

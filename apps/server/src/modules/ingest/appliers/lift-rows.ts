@@ -99,7 +99,7 @@ export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
        from unnest($1::uuid[], $2::bigint[], $3::integer[], $4::boolean[], $5::integer[], $7::text[], $8::bigint[], $9::timestamptz[],
                    $10::text[], $11::integer[], $12::text[], $13::boolean[], $14::real[], $15::jsonb[]) with ordinality
             as v(id, n, t, revive, f, hash, seq, ts, mode, floor, fault, help, voltage, condition, i)
-       join (select nullif(e, 'null'::jsonb) as status, i from jsonb_array_elements($6::jsonb) with ordinality as s(e, i)) s using (i)
+       join (select nullif(e, 'null'::jsonb) as status, i from jsonb_array_elements($6::jsonb) with ordinality as a(e, i)) s using (i)
       where l.id = v.id`,
     [
       locked.map((r) => r.id),
