@@ -79,6 +79,8 @@ describe.each(DB_KINDS)('Prometheus metrics on %s', (kind) => {
     expect(now.value('liftlink_broker_connected', { connection: 'service' })).toBe(1);
     expect(now.value('liftlink_db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
     expect(now.family('liftlink_db_waiting')?.type).toBe('GAUGE');
+    // Everything the lifts sent is stored: the broker holds none of it.
+    expect(now.value('liftlink_broker_messages_in_hand')).toBe(0);
     // The default process metrics, unprefixed.
     expect(now.value('process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(now.family('nodejs_eventloop_lag_seconds')?.type).toBe('GAUGE');

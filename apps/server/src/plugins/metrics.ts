@@ -135,6 +135,14 @@ export default fp(
         this.set(app.broker ? app.connectedLifts() : (await fleetCounts()).online);
       },
     });
+    new Gauge({
+      name: 'liftlink_broker_messages_in_hand',
+      help: "Lifts' messages this instance's embedded broker has read and not yet stored (each lift at most a few: past that its connection is not read). 0 with MQTT_URL.",
+      registers,
+      collect() {
+        this.set(app.messagesInHand());
+      },
+    });
     app.addHook('onReady', async () => {
       metrics.brokerConnected.labels('service').set(app.mqtt.connected ? 1 : 0);
       app.mqtt.on('connect', () => metrics.brokerConnected.labels('service').set(1));

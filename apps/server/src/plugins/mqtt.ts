@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import fp from 'fastify-plugin';
 import { Aedes, type Client as AedesClient } from 'aedes';
 import { indexedRetainedPersistence } from './retained-index.ts';
+import { ConnectionGate } from './connection-gate.ts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { DOWNLINK_TOPICS, brokerConnection, noDelay } from '@liftlink/protocol';
 import { newToken, safeEqual } from '../lib/crypto.ts';
@@ -30,6 +31,15 @@ const DENY_ALL: BrokerAccess = {
 
 export const SERVICE_USER_PREFIX = 'liftlink-server';
 
+/**
+ * The most messages of one lift connection the embedded broker holds unstored; past it the
+ * lift's socket is not read (connection-gate.ts). A lift in service has one or two in hand
+ * (a status, an event, a command's answer); eight leaves room for a burst while storage
+ * keeps up, and bounds what a server that falls behind holds: at 20,000 lifts, about
+ * 160,000 messages (one read of a socket can bring a few past the bound).
+ */
+export const MESSAGES_IN_HAND_PER_LIFT = 8;
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The server's own MQTT connection (to the embedded broker or to MQTT_URL). */
@@ -43,6 +53,8 @@ declare module 'fastify' {
     kickDevice(deviceNo: string): void;
     /** Lifts with a session on the embedded broker (0 with MQTT_URL). */
     connectedLifts(): number;
+    /** Lifts' messages the embedded broker has read and not yet stored (0 with MQTT_URL). */
+    messagesInHand(): number;
     /**
      * Publishes a command to a lift so that no broker delivers it after `expiresAt`: QoS 0
      * on Mosquitto (nothing kept for the lift, so nothing restored after a restart; MQTT 5
@@ -68,6 +80,8 @@ export default fp(async (app) => {
   const servicePassword = config.mqttPassword ?? newToken();
   const serviceUser = config.mqttUsername ?? `${SERVICE_USER_PREFIX}`;
   const deviceClients = new Map<string, AedesClient>();
+  const gates = new WeakMap<AedesClient, ConnectionGate>();
+  let inHand = 0;
 
   if (!config.mqttUrl) {
     broker = await Aedes.createBroker({ id: 'liftlink-embedded', persistence: indexedRetainedPersistence() });
@@ -92,9 +106,17 @@ export default fp(async (app) => {
       if (!app.brokerAccess.canPublish(client.id, packet.topic)) return done(new Error('not authorized'));
       // Ingest before the PUBACK: the lift's message is acknowledged only once it is stored.
       if (!app.brokerAccess.ingest) return done(null);
+      const gate = gates.get(client);
+      gate?.take();
+      inHand++;
+      const settle = (err: Error | null) => {
+        inHand--;
+        gate?.release();
+        done(err);
+      };
       app.brokerAccess.ingest(client.id, packet.topic, packet.payload as Buffer).then(
-        () => done(null),
-        (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+        () => settle(null),
+        (err: unknown) => settle(err instanceof Error ? err : new Error(String(err))),
       );
     };
     // A command that expired is not forwarded: neither live nor from the session of a lift
@@ -118,7 +140,9 @@ export default fp(async (app) => {
     // instead of waiting up to 40 ms for the peer's delayed ACK.
     const handle = (socket: net.Socket) => {
       socket.setNoDelay(true);
-      broker!.handle(socket);
+      const client = broker!.handle(socket);
+      // The broker's listener for `readable` reads the connection again.
+      gates.set(client, new ConnectionGate(socket, MESSAGES_IN_HAND_PER_LIFT, () => socket.emit('readable')));
     };
     server = net.createServer(handle);
     // With MQTT_PLAIN=false lifts get TLS only; the plain listener stays on a loopback port of its own for the server's own connection.
@@ -187,6 +211,7 @@ export default fp(async (app) => {
   app.decorate('mqtt', client);
   app.decorate('kickDevice', (deviceNo: string) => deviceClients.get(deviceNo)?.close());
   app.decorate('connectedLifts', () => deviceClients.size);
+  app.decorate('messagesInHand', () => inHand);
   // On an external MQTT broker (Mosquitto) commands go at QoS 0: Mosquitto 2.0 restores a
   // persisted message whose expiry passed while it was down without any expiry and delivers
   // it after the restart. At QoS 0 it keeps nothing for the lift (queue_qos0_messages false),
