@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page, type Request } from '@playwright/test';
 import { freePort } from '../../apps/server/test/support/ports.ts';
 import {
   startServerProcess,
@@ -61,6 +61,7 @@ export const test = base.extend<{ uiLanguage: string | null }>({
   // eslint-disable-next-line no-empty-pattern
   extraHTTPHeaders: async ({}, use) => use({ 'X-Forwarded-For': nextAddress() }),
   page: async ({ page, uiLanguage }, use) => {
+    watchRequests(page);
     if (uiLanguage) {
       await page.addInitScript((lng) => {
         if (!localStorage.getItem('liftlink.language'))
@@ -306,4 +307,54 @@ export async function closeWelcome(page: Page): Promise<void> {
   const welcome = page.locator('.ant-notification-notice').filter({ hasText: /welcome back/ });
   await welcome.locator('.ant-notification-notice-close').click();
   await expect(welcome).toHaveCount(0);
+}
+
+/** A page's requests still waiting for their answer (with their start) and those that failed. */
+const requestsOf = new WeakMap<Page, { waiting: Map<Request, number>; failed: string[] }>();
+
+/** Keeps track of `page`'s requests for `expectPageShows`' report. */
+export function watchRequests(page: Page): void {
+  const requests = { waiting: new Map<Request, number>(), failed: [] as string[] };
+  requestsOf.set(page, requests);
+  const path = (request: Request) => `${request.method()} ${new URL(request.url()).pathname}`;
+  page.on('request', (request) => requests.waiting.set(request, Date.now()));
+  page.on('requestfinished', (request) => {
+    requests.waiting.delete(request);
+    void request.response().then((response) => {
+      if (response && response.status() >= 400) requests.failed.push(`${path(request)} ${response.status()}`);
+    });
+  });
+  page.on('requestfailed', (request) => {
+    requests.waiting.delete(request);
+    requests.failed.push(`${path(request)} ${request.failure()?.errorText ?? 'failed'}`);
+  });
+}
+
+/** What `page`'s requests were doing, for a failure's message. */
+function requestReport(page: Page): string {
+  const requests = requestsOf.get(page);
+  if (!requests) return '';
+  const now = Date.now();
+  const waiting = [...requests.waiting].map(([request, since]) => `${request.method()} ${new URL(request.url()).pathname} (${now - since} ms)`);
+  return `\nRequests waiting: ${waiting.join(', ') || 'none'}\nRequests failed: ${requests.failed.slice(-10).join(', ') || 'none'}`;
+}
+
+/**
+ * Waits for the first sight of a page that loads from the server (`locator` visible), as
+ * long as a slow machine may need: a test checks what the page shows, not how fast (the
+ * benchmarks measure that). A failure says where the browser was and what it showed, so a
+ * page that was slow, stuck loading, refused or somewhere else reads differently.
+ */
+export async function expectPageShows(page: Page, locator: Locator, timeout = 45_000): Promise<void> {
+  try {
+    await expect(locator).toBeVisible({ timeout });
+  } catch (error) {
+    const shown = await page
+      .locator('body')
+      .innerText({ timeout: 2_000 })
+      .catch(() => '(the page could not be read)');
+    throw new Error(
+      `${(error as Error).message}\nThe browser was at ${page.url()} and showed:\n${shown.replace(/\s+/g, ' ').slice(0, 1_500)}${requestReport(page)}`,
+    );
+  }
 }

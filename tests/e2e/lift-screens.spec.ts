@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { signIn } from './fixtures.ts';
+import { expectPageShows, signIn } from './fixtures.ts';
 import { ADMIN, createMakerUser, expect, HEARTBEAT_SECONDS, LiftApi, test } from './lift-fixture.ts';
 
 // One server with simulated lifts per worker: the tests of this file share it, each on a
@@ -12,7 +12,7 @@ async function openLift(page: Page, liftId: string): Promise<void> {
   await signIn(page, ADMIN.username, ADMIN.password);
   await page.waitForURL(/\/dashboard\//);
   await page.goto(`/lift/${liftId}`);
-  await expect(page.getByTestId('lift-header')).toBeVisible();
+  await expectPageShows(page, page.getByTestId('lift-header'));
   await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-state', 'open');
 }
 
@@ -295,9 +295,7 @@ test('a viewer sees no command or edit control, and the server refuses the force
   await signIn(page, username, password);
   await page.waitForURL(/\/dashboard\//);
   await page.goto('/lift/list');
-  await expect(
-    page.getByTestId('lift-table').getByRole('link', { name: 'DEMO-0001' }),
-  ).toBeVisible();
+  await expectPageShows(page, page.getByTestId('lift-table').getByRole('link', { name: 'DEMO-0001' }));
   await expect(page.locator('[data-testid^="edit-location-"]')).toHaveCount(0);
   await expect(page.locator('.ant-typography-edit')).toHaveCount(0);
 

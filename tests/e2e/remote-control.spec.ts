@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import type { CommandRecord } from '@liftlink/protocol';
-import { nextAddress, signIn, test as base } from './fixtures.ts';
+import { expectPageShows, nextAddress, signIn, test as base, watchRequests } from './fixtures.ts';
 import { ADMIN, createMakerOperator, expect, liftServerFixture, type LiftServer } from './lift-fixture.ts';
 
 /**
@@ -17,7 +17,7 @@ async function openLift(page: Page, username: string, password: string, liftId: 
   await signIn(page, username, password);
   await page.waitForURL(/\/(dashboard|lift)\//);
   await page.goto(`/lift/${liftId}`);
-  await expect(page.getByTestId('lift-header')).toBeVisible();
+  await expectPageShows(page, page.getByTestId('lift-header'));
   await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-state', 'open');
 }
 
@@ -25,7 +25,9 @@ async function openLift(page: Page, username: string, password: string, liftId: 
 async function secondBrowser(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': nextAddress() } });
   await context.addInitScript(() => localStorage.setItem('liftlink.language', 'en-US'));
-  return context.newPage();
+  const page = await context.newPage();
+  watchRequests(page);
+  return page;
 }
 
 async function send(page: Page, testId: string): Promise<void> {
