@@ -5,6 +5,7 @@ import { API_CODES, BUILT_IN_ROLES, eventText, initialLiftStatus, type Permissio
 import { ensureDemoFleet } from '../src/modules/lifts/demo-fleet.ts';
 import { ADMIN_PASSWORD, DB_KINDS, body, client, login, startTestApp, userWithRole, type TestApp } from './helpers.ts';
 import { openLiveSocket } from './support/live-socket.ts';
+import { until } from './support/ports.ts';
 
 /** The fault settle time of these tests' server: short, so a test can wait it out. */
 const SETTLE_SECONDS = 2;
@@ -158,7 +159,8 @@ describe.each(DB_KINDS)('incidents and alarm hygiene on %s', (kind) => {
     expect(declared.statusCode).toBe(200);
     const window = body(declared).result;
     expect(window).toMatchObject({ liftIds: [liftId], reason: 'Yearly inspection', declaredById: tech.id, declaredByName: tech.username, endedByName: null });
-    expect((await runLog(liftId)).map((e) => e.code)).toContain('MAINT_ON');
+    // Written by the declaration, or by the windows job when its run holds the window just then.
+    await until('the window start in the run log', async () => (await runLog(liftId)).some((e) => e.code === 'MAINT_ON'), 20_000);
 
     await send('DEMO-0003', 'event', { code: 'EA' });
     await send('DEMO-0003', 'status', status(['EA'], true));
@@ -175,7 +177,10 @@ describe.each(DB_KINDS)('incidents and alarm hygiene on %s', (kind) => {
     expect(new Date(ended.endsAt).getTime()).toBeLessThanOrEqual(Date.now());
     const again = await client(t.app, op.token).post('/auth/access/lift/maintenance-windows/end', { id: window.id });
     expect([again.statusCode, body(again).code]).toEqual([409, 'maintenance.ended']);
-    const log = await runLog(liftId);
+    const log = await until('the window end in the run log', async () => {
+      const entries = await runLog(liftId);
+      return entries.some((e) => e.code === 'MAINT_OFF') && entries;
+    }, 20_000);
     expect(log.map((e) => e.code)).toEqual(expect.arrayContaining(['MAINT_ON', 'MAINT_OFF', 'EA']));
     expect(log.find((e) => e.code === 'MAINT_OFF')!.text).toBe(eventText('MAINT_OFF', 'zh-CN'));
 
