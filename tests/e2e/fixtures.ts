@@ -318,11 +318,11 @@ export function watchRequests(page: Page): void {
   requestsOf.set(page, requests);
   const path = (request: Request) => `${request.method()} ${new URL(request.url()).pathname}`;
   page.on('request', (request) => requests.waiting.set(request, Date.now()));
-  page.on('requestfinished', (request) => {
-    requests.waiting.delete(request);
-    void request.response().then((response) => {
-      if (response && response.status() >= 400) requests.failed.push(`${path(request)} ${response.status()}`);
-    });
+  page.on('requestfinished', (request) => requests.waiting.delete(request));
+  // The answer's status from the response event: asking a finished request for its response
+  // is a promise that rejects once the page has closed.
+  page.on('response', (response) => {
+    if (response.status() >= 400) requests.failed.push(`${path(response.request())} ${response.status()}`);
   });
   page.on('requestfailed', (request) => {
     requests.waiting.delete(request);
