@@ -28,9 +28,12 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
     await t?.close();
   });
 
-  it('holds at most its bound of the lift\'s messages and stores all of them once the database is free', async () => {
-    const SENT = 40;
-    // The one embedded session, held by a transaction: nothing is stored until it ends.
+  /**
+   * Holds the one embedded session (nothing is stored until it ends) while `send` puts
+   * `sent` run-log entries on the wire; then checks that the server held exactly its bound
+   * and acknowledged none, and that once the session is free every entry is stored once, in order.
+   */
+  async function whileStorageIsHeld(sent: number, send: (publish: (seq: number) => void) => Promise<void>): Promise<void> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let opened!: () => void;
@@ -44,14 +47,16 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
 
     let acknowledged = 0;
     const start = Date.now();
+    const firstSeq = nextSeq;
+    nextSeq += sent;
     try {
-      for (let seq = 1; seq <= SENT; seq++) {
-        const entry = { seq, ts: new Date(start + seq).toISOString(), code: 'RZGU' };
+      await send((i) => {
+        const seq = firstSeq + i;
+        const entry = { seq, ts: new Date(start + i).toISOString(), code: 'RZGU' };
         client.publish(liftTopic(lift.deviceNo, 'event'), JSON.stringify(entry), { qos: 1 }, (err) => {
           if (!err) acknowledged++;
         });
-        await new Promise((r) => setTimeout(r, 15));
-      }
+      });
       // Everything is on the wire; the server has read what its bound allows and no more.
       await until('the bound reached', async () => t.app.messagesInHand() >= MESSAGES_IN_HAND_PER_LIFT, 10_000);
       await new Promise((r) => setTimeout(r, 500));
@@ -61,9 +66,29 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
       release();
       await holder;
     }
-    await until('every message acknowledged', async () => acknowledged === SENT, 30_000);
+    await until('every message acknowledged', async () => acknowledged === sent, 30_000);
     expect(t.app.messagesInHand()).toBe(0);
-    const rows = await t.database.sql.query<{ seq: string }>(`select seq from lift_events where lift_id = $1 and code = 'RZGU' order by n`, [lift.id]);
-    expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: SENT }, (_, i) => i + 1));
+    const rows = await t.database.sql.query<{ seq: string }>(`select seq from lift_events where lift_id = $1 and code = 'RZGU' and seq >= $2 order by n`, [lift.id, firstSeq]);
+    expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: sent }, (_, i) => firstSeq + i));
+  }
+  let nextSeq = 1;
+
+  it('holds at most its bound of the lift\'s messages and stores all of them once the database is free', async () => {
+    await whileStorageIsHeld(40, async (publish) => {
+      for (let i = 0; i < 40; i++) {
+        publish(i);
+        await new Promise((r) => setTimeout(r, 15));
+      }
+    });
+  }, 60_000);
+
+  it('holds no more than its bound of a burst that arrives in one read', async () => {
+    // All 60 in one write: a read of the socket would take them all at once.
+    await whileStorageIsHeld(60, async (publish) => {
+      const stream = client.stream;
+      stream.cork();
+      for (let i = 0; i < 60; i++) publish(i);
+      process.nextTick(() => stream.uncork());
+    });
   }, 60_000);
 });

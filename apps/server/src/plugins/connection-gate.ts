@@ -1,5 +1,14 @@
 import type { Socket } from 'node:net';
 
+/** MQTT's control packet type in the high nibble of a packet's first byte. */
+const PUBLISH = 3;
+
+/**
+ * How many bytes of a lift's stream the gate takes from the socket ahead of the broker: a
+ * few statuses. The rest stays in the socket and in TCP.
+ */
+export const READ_AHEAD_BYTES = 16_384;
+
 /**
  * A bound on one lift connection's messages in hand on the embedded broker: read, not yet
  * stored and acknowledged. What MQTT 5 calls a receive maximum, kept by the server for MQTT
@@ -9,13 +18,17 @@ import type { Socket } from 'node:net';
  * one from its count of that connection's packets in hand, so a lift that keeps sending is
  * read however many of its messages still wait; a server that falls behind would hold the
  * backlog in its own memory. Aedes's `pause()` and `resume()` lose that count while paused
- * and can leave a connection unread. So the gate sits at the socket: while `limit` messages
- * are in hand, reading the socket yields nothing. Its bytes then wait in the socket's buffer
- * and, once that is full, in TCP, which holds the lift back. Nothing is lost: a lift's
- * message is acknowledged only once stored, and one not yet read is still the lift's.
+ * and can leave a connection unread. So the gate sits at the socket: the broker's reads get
+ * whole packets, never more messages than there is room for, and nothing while `limit` are in
+ * hand. The gate takes the socket's bytes a little at a time (READ_AHEAD_BYTES); the rest
+ * waits in the socket's buffer and, once that is full, in TCP, which holds the lift back.
+ * Nothing is lost: a lift's message is acknowledged only once stored, and one not yet read is
+ * still the lift's.
  */
 export class ConnectionGate {
   private inHand = 0;
+  /** Bytes taken from the socket and not yet handed to the broker; they start at a packet's first byte. */
+  private ahead: Buffer = Buffer.alloc(0);
 
   /**
    * @param socket the lift's connection, as handed to the broker
@@ -30,7 +43,33 @@ export class ConnectionGate {
     private readonly readAgain: () => void,
   ) {
     const read = socket.read.bind(socket);
-    socket.read = (size?: number) => (this.inHand >= this.limit ? null : read(size));
+    socket.read = (size?: number | null) => {
+      // The stream's own read(0) asks for more from TCP and never returns data: pass it on.
+      if (size === 0) return read(0);
+      const room = this.limit - this.inHand;
+      if (room <= 0) return null;
+      const first = wholePackets(this.ahead, room);
+      if (first.end === 0 || (!first.cut && this.ahead.length < READ_AHEAD_BYTES)) this.takeFromSocket(socket, read, first.end === 0);
+      const { end } = wholePackets(this.ahead, room);
+      if (end === 0) return null;
+      const out = this.ahead.subarray(0, end);
+      this.ahead = this.ahead.subarray(end);
+      return out;
+    };
+  }
+
+  /**
+   * Tops up the bytes held ahead of the broker from the socket: to the read-ahead, or, for a
+   * packet longer than that, to its end. Taking less than the socket holds keeps its buffer
+   * full, so that it stops reading from TCP.
+   */
+  private takeFromSocket(socket: Socket, read: (size?: number) => Buffer | null, noWholePacket: boolean): void {
+    const available = socket.readableLength;
+    const missing = noWholePacket ? (packetSize(this.ahead, 0) ?? 0) - this.ahead.length : 0;
+    const want = Math.min(available, Math.max(READ_AHEAD_BYTES - this.ahead.length, missing));
+    // With nothing to take, read() asks the socket for more and for a `readable` event when it comes.
+    const more = want > 0 ? read(want) : read();
+    if (more) this.ahead = this.ahead.length > 0 ? Buffer.concat([this.ahead, more]) : more;
   }
 
   /** A message was read and is on its way to storage. */
@@ -43,4 +82,37 @@ export class ConnectionGate {
     this.inHand--;
     if (this.inHand === this.limit - 1) this.readAgain();
   }
+}
+
+/**
+ * Where the whole MQTT packets at the start of `bytes` end, counting at most `publishes`
+ * PUBLISH packets: `end` is the offset after the last of them, `cut` whether a whole packet
+ * follows that was left out for want of room. Only the fixed headers are read (type and
+ * remaining length); the broker's own parser does the parsing.
+ */
+export function wholePackets(bytes: Buffer, publishes: number): { end: number; cut: boolean } {
+  let at = 0;
+  let seen = 0;
+  for (;;) {
+    const size = packetSize(bytes, at);
+    if (size === null || at + size > bytes.length) return { end: at, cut: false };
+    if (bytes[at]! >> 4 === PUBLISH) {
+      if (seen === publishes) return { end: at, cut: true };
+      seen++;
+    }
+    at += size;
+  }
+}
+
+/** A packet's whole length from its fixed header at `at`, or null when the header is not all there. */
+function packetSize(bytes: Buffer, at: number): number | null {
+  let remaining = 0;
+  for (let i = 1; i <= 4; i++) {
+    if (at + i >= bytes.length) return null;
+    const byte = bytes[at + i]!;
+    remaining += (byte & 0x7f) * 128 ** (i - 1);
+    if ((byte & 0x80) === 0) return 1 + i + remaining;
+  }
+  // A fifth length byte is malformed: hand the bytes on for the broker's parser to refuse the packet and close.
+  return bytes.length - at;
 }

@@ -35,9 +35,9 @@ export const SERVICE_USER_PREFIX = 'liftlink-server';
  * The most messages of one lift connection the embedded broker holds unstored; past it the
  * lift's socket is not read (connection-gate.ts). A lift in service has one or two in hand
  * (a status, an event, a command's answer); eight leaves room for a burst while storage
- * keeps up. A read takes everything the socket has buffered (up to its 16 KiB high-water
- * mark), so a lift that keeps sending can have that much more in hand each time one of its
- * eight is stored (docs/operations.md 7.1).
+ * keeps up. The broker is handed whole packets, no more messages than there is room for;
+ * what the lift sent beyond them waits in the socket's buffer and in TCP
+ * (docs/operations.md 7.1).
  */
 export const MESSAGES_IN_HAND_PER_LIFT = 8;
 
