@@ -312,21 +312,23 @@ export async function closeWelcome(page: Page): Promise<void> {
 /** A page's requests still waiting for their answer (with their start) and those that failed. */
 const requestsOf = new WeakMap<Page, { waiting: Map<Request, number>; failed: string[] }>();
 
+/** A request as a failure's message names it: its method and path. */
+const described = (request: Request) => `${request.method()} ${new URL(request.url()).pathname}`;
+
 /** Keeps track of `page`'s requests for `expectPageShows`' report. */
 export function watchRequests(page: Page): void {
   const requests = { waiting: new Map<Request, number>(), failed: [] as string[] };
   requestsOf.set(page, requests);
-  const path = (request: Request) => `${request.method()} ${new URL(request.url()).pathname}`;
   page.on('request', (request) => requests.waiting.set(request, Date.now()));
   page.on('requestfinished', (request) => requests.waiting.delete(request));
   // The answer's status from the response event: asking a finished request for its response
   // is a promise that rejects once the page has closed.
   page.on('response', (response) => {
-    if (response.status() >= 400) requests.failed.push(`${path(response.request())} ${response.status()}`);
+    if (response.status() >= 400) requests.failed.push(`${described(response.request())} ${response.status()}`);
   });
   page.on('requestfailed', (request) => {
     requests.waiting.delete(request);
-    requests.failed.push(`${path(request)} ${request.failure()?.errorText ?? 'failed'}`);
+    requests.failed.push(`${described(request)} ${request.failure()?.errorText ?? 'failed'}`);
   });
 }
 
@@ -335,7 +337,7 @@ function requestReport(page: Page): string {
   const requests = requestsOf.get(page);
   if (!requests) return '';
   const now = Date.now();
-  const waiting = [...requests.waiting].map(([request, since]) => `${request.method()} ${new URL(request.url()).pathname} (${now - since} ms)`);
+  const waiting = [...requests.waiting].map(([request, since]) => `${described(request)} (${now - since} ms)`);
   return `\nRequests waiting: ${waiting.join(', ') || 'none'}\nRequests failed: ${requests.failed.slice(-10).join(', ') || 'none'}`;
 }
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
+import mqttPacket, { type Packet } from 'mqtt-packet';
 import { liftTopic, noDelay } from '@liftlink/protocol';
 import { ensureDemoFleet, type DemoLift } from '../src/modules/lifts/demo-fleet.ts';
 import { embeddedBrokerPort, MESSAGES_IN_HAND_PER_LIFT } from '../src/plugins/mqtt.ts';
@@ -14,11 +16,14 @@ import { until } from './support/ports.ts';
 describe('the embedded broker holds a lift back while its messages cannot be stored', () => {
   let t: TestApp;
   let lift: DemoLift;
+  let other: DemoLift;
   let client: MqttClient;
+  /** The next run-log sequence number: each test sends its own. */
+  let nextSeq = 1;
 
   beforeAll(async () => {
     t = await startTestApp('pglite');
-    [lift] = (await ensureDemoFleet(t.database.sql, 1)) as [DemoLift];
+    [lift, other] = (await ensureDemoFleet(t.database.sql, 2)) as [DemoLift, DemoLift];
     client = await mqtt.connectAsync(`mqtt://127.0.0.1:${embeddedBrokerPort(t.app)}`, { clientId: lift.deviceNo, username: lift.deviceNo, password: lift.secret, clean: false, reconnectPeriod: 0 });
     // Each message in a TCP segment of its own, as a lift reporting now and then sends them.
     noDelay(client);
@@ -71,7 +76,6 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
     const rows = await t.database.sql.query<{ seq: string }>(`select seq from lift_events where lift_id = $1 and code = 'RZGU' and seq >= $2 order by n`, [lift.id, firstSeq]);
     expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: sent }, (_, i) => firstSeq + i));
   }
-  let nextSeq = 1;
 
   it('holds at most its bound of the lift\'s messages and stores all of them once the database is free', async () => {
     await whileStorageIsHeld(40, async (publish) => {
@@ -91,4 +95,28 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
       process.nextTick(() => stream.uncork());
     });
   }, 60_000);
+
+  it('stores a long message that arrives in pieces, its header split among them', async () => {
+    const socket = net.connect(embeddedBrokerPort(t.app), '127.0.0.1');
+    socket.setNoDelay(true);
+    const received: Packet[] = [];
+    const parser = mqttPacket.parser();
+    parser.on('packet', (p) => received.push(p));
+    socket.on('data', (d) => parser.parse(d));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clientId: other.deviceNo, username: other.deviceNo, password: Buffer.from(other.secret), clean: true, keepalive: 60 }));
+    await until('the connection accepted', async () => received.some((p) => p.cmd === 'connack' && p.returnCode === 0), 10_000);
+
+    // A run-log entry padded to 12 KB (JSON allows the spaces), sent in three pieces.
+    const payload = JSON.stringify({ seq: 1, ts: new Date().toISOString(), code: 'RZGU' }) + ' '.repeat(12_000);
+    const wire = mqttPacket.generate({ cmd: 'publish', topic: liftTopic(other.deviceNo, 'event'), payload, qos: 1, messageId: 7, dup: false, retain: false });
+    for (const [from, to] of [[0, 2], [2, 6_000], [6_000, wire.length]]) {
+      socket.write(wire.subarray(from, to));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await until('the message acknowledged', async () => received.some((p) => p.cmd === 'puback' && p.messageId === 7), 10_000);
+    const rows = await t.database.sql.query<{ seq: string }>(`select e.seq from lift_events e join lifts l on l.id = e.lift_id where l.device_no = $1 and e.code = 'RZGU'`, [other.deviceNo]);
+    expect(rows.map((r) => Number(r.seq))).toEqual([1]);
+    socket.destroy();
+  }, 30_000);
 });

@@ -48,9 +48,12 @@ export class ConnectionGate {
       if (size === 0) return read(0);
       const room = this.limit - this.inHand;
       if (room <= 0) return null;
-      const first = wholePackets(this.ahead, room);
-      if (first.end === 0 || (!first.cut && this.ahead.length < READ_AHEAD_BYTES)) this.takeFromSocket(socket, read, first.end === 0);
-      const { end } = wholePackets(this.ahead, room);
+      const held = wholePackets(this.ahead, room);
+      let end = held.end;
+      if (end === 0 || (!held.cut && this.ahead.length < READ_AHEAD_BYTES)) {
+        this.takeFromSocket(socket, read, end === 0);
+        end = wholePackets(this.ahead, room).end;
+      }
       if (end === 0) return null;
       const out = this.ahead.subarray(0, end);
       this.ahead = this.ahead.subarray(end);
@@ -59,14 +62,16 @@ export class ConnectionGate {
   }
 
   /**
-   * Tops up the bytes held ahead of the broker from the socket: to the read-ahead, or, for a
-   * packet longer than that, to its end. Taking less than the socket holds keeps its buffer
-   * full, so that it stops reading from TCP.
+   * Tops up the bytes held ahead of the broker from the socket: to the read-ahead, or, when
+   * the first packet is not yet whole, by the rest of it. Taking less than the socket holds
+   * keeps its buffer full, so that it stops reading from TCP.
    */
-  private takeFromSocket(socket: Socket, read: (size?: number) => Buffer | null, noWholePacket: boolean): void {
-    const available = socket.readableLength;
-    const missing = noWholePacket ? (packetSize(this.ahead, 0) ?? 0) - this.ahead.length : 0;
-    const want = Math.min(available, Math.max(READ_AHEAD_BYTES - this.ahead.length, missing));
+  private takeFromSocket(socket: Socket, read: (size?: number) => Buffer | null, firstNotWhole: boolean): void {
+    const size = firstNotWhole ? packetSize(this.ahead, 0) : null;
+    // The rest of a packet is asked for at once: the socket gathers it (reading on past its
+    // high-water mark for a long one) and answers when it is all there, so a long packet is
+    // put together once rather than with each piece that arrives.
+    const want = size !== null ? size - this.ahead.length : Math.min(socket.readableLength, READ_AHEAD_BYTES - this.ahead.length);
     // With nothing to take, read() asks the socket for more and for a `readable` event when it comes.
     const more = want > 0 ? read(want) : read();
     if (more) this.ahead = this.ahead.length > 0 ? Buffer.concat([this.ahead, more]) : more;
