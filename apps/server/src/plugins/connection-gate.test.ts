@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import mqttPacket, { type Packet } from 'mqtt-packet';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { MAX_PACKET_BYTES } from '@liftlink/protocol';
 import { ConnectionGate, READ_AHEAD_BYTES, wholePackets } from './connection-gate.ts';
 
 const publish = (messageId: number, payloadBytes: number): Packet => ({
@@ -35,16 +36,16 @@ function* chunks(bytes: Buffer, sizes: number[]): Generator<Buffer> {
 }
 
 /**
- * The broker's side of a lift connection with the gate in it: the lift's bytes arrive in
- * chunks of the given sizes; the broker reads and parses whatever the gate gives it, each
- * message taken into storage, and storage finishes `storedPerRead` of the messages in hand
- * between reads. Returns every packet the broker parsed, the most messages in hand at once,
- * and the most bytes the gate took from the socket in one read.
+ * The broker's side of a lift connection with the gate in it, read as Aedes reads it: on
+ * each `readable` event, and again after each batch, until a read gives nothing. The lift's
+ * bytes arrive in chunks of the given sizes, one chunk a turn of the event loop; each message
+ * the broker parses goes into storage, which finishes `storedPerTurn` of the messages in hand
+ * each turn. Returns every packet the broker parsed, the most messages in hand at once, the
+ * most bytes the gate took from the socket in one read, and whether it closed the connection.
  */
-function readThroughGate(bytes: Buffer, sizes: number[], limit: number, storedPerRead: number): { parsed: Packet[]; mostInHand: number; mostTaken: number } {
+async function readThroughGate(bytes: Buffer, sizes: number[], limit: number, storedPerTurn: number): Promise<{ parsed: Packet[]; mostInHand: number; mostTaken: number; closed: boolean }> {
   const socket = new Readable({ read() {} });
-  for (const chunk of chunks(bytes, sizes)) socket.push(chunk);
-  const gate = new ConnectionGate(socket as unknown as Socket, limit, () => {});
+  const gate = new ConnectionGate(socket as unknown as Socket, limit, () => socket.emit('readable'));
   const parser = mqttPacket.parser();
   const parsed: Packet[] = [];
   let inHand = 0;
@@ -59,15 +60,30 @@ function readThroughGate(bytes: Buffer, sizes: number[], limit: number, storedPe
   parser.on('error', (err) => {
     throw err;
   });
-  for (;;) {
-    const before = socket.readableLength;
-    const read: Buffer | null = socket.read();
-    mostTaken = Math.max(mostTaken, before - socket.readableLength);
-    if (read) parser.parse(read);
-    else if (inHand === 0) break;
-    for (let i = 0; i < storedPerRead && inHand > 0; i++, inHand--) gate.release();
+  socket.on('readable', () => {
+    for (;;) {
+      const before = socket.readableLength;
+      const read: Buffer | null = socket.read();
+      mostTaken = Math.max(mostTaken, before - socket.readableLength);
+      if (!read) return;
+      parser.parse(read);
+    }
+  });
+  const turn = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < storedPerTurn && inHand > 0; i++) {
+      // Stored: the broker may read at once (release() asks it to), so count it first.
+      inHand--;
+      gate.release();
+    }
+  };
+  for (const chunk of chunks(bytes, sizes)) {
+    socket.push(chunk);
+    await turn();
   }
-  return { parsed, mostInHand, mostTaken };
+  // Everything has arrived: storage finishes what is in hand, and the broker reads on.
+  for (let idle = 0; idle < 3; idle = inHand > 0 ? 0 : idle + 1) await turn();
+  return { parsed, mostInHand, mostTaken, closed: socket.destroyed };
 }
 
 const summary = (packets: Packet[]) => packets.map((p) => [p.cmd, 'messageId' in p ? p.messageId : undefined, p.cmd === 'publish' ? (p.payload as Buffer).length : undefined]);
@@ -76,6 +92,8 @@ describe('reading a lift connection a few messages at a time', () => {
   // Statuses up to 20 KB long; read a byte at a time, up to 300 bytes.
   const long = liftStream(20_000);
   const short = liftStream(300);
+  // A long status first, so that the gate meets it with nothing read ahead.
+  const longFirst = { bytes: Buffer.concat([mqttPacket.generate(publish(100, 20_000)), long.bytes]), packets: [publish(100, 20_000), ...long.packets] };
 
   it.each([
     ['whole packets and more per chunk', long, [4096]],
@@ -83,9 +101,10 @@ describe('reading a lift connection a few messages at a time', () => {
     ['one byte at a time', short, [1]],
     ['the whole stream at once', long, [long.bytes.length]],
     ['the socket buffer and a kernel read', long, [16_384, 65_536, 333]],
-  ])('hands every packet on once, in order, with no more messages in hand than the bound: %s', (_name, { bytes, packets }, sizes) => {
-    for (const [limit, storedPerRead] of [[1, 1], [3, 1], [8, 2], [8, 8]] as const) {
-      const { parsed, mostInHand, mostTaken } = readThroughGate(bytes, sizes, limit, storedPerRead);
+    ['a long status first, all of it there at once', longFirst, [longFirst.bytes.length]],
+  ])('hands every packet on once, in order, with no more messages in hand than the bound: %s', async (_name, { bytes, packets }, sizes) => {
+    for (const [limit, storedPerTurn] of [[1, 1], [3, 1], [8, 2], [8, 8]] as const) {
+      const { parsed, mostInHand, mostTaken } = await readThroughGate(bytes, sizes, limit, storedPerTurn);
       expect(summary(parsed)).toEqual(summary(packets));
       expect(mostInHand).toBeLessThanOrEqual(limit);
       // What is not yet needed stays in the socket (and, on a real one, in TCP): a read takes
@@ -103,5 +122,23 @@ describe('reading a lift connection a few messages at a time', () => {
     // A packet not all there yet is not handed on.
     expect(wholePackets(stream.subarray(0, stream.length - 1), 3)).toEqual({ end: upToTheSecond, cut: false });
     expect(wholePackets(stream.subarray(0, 1), 3)).toEqual({ end: 0, cut: false });
+  });
+
+  it('closes a connection whose packet declares more than the longest a lift may send, before gathering it', async () => {
+    const empty = mqttPacket.generate(publish(2, 0)).length;
+    // The remaining length of a 64 KiB packet takes three bytes, not one.
+    const longest = mqttPacket.generate(publish(2, MAX_PACKET_BYTES - empty - 2));
+    expect(longest.length).toBe(MAX_PACKET_BYTES);
+    const fine = Buffer.concat([mqttPacket.generate(publish(1, 10)), longest]);
+    expect(await readThroughGate(fine, [4096], 8, 1)).toMatchObject({ closed: false, parsed: [{ messageId: 1 }, { messageId: 2 }] });
+
+    // A PUBLISH header that declares 256 MB, followed by the first of its bytes.
+    const huge = Buffer.concat([fine, Buffer.from([0x32, 0xff, 0xff, 0xff, 0x7f]), Buffer.alloc(70_000, 'x')]);
+    for (const sizes of [[4096], [1, 2, 3], [huge.length]]) {
+      const { parsed, closed, mostTaken } = await readThroughGate(huge, sizes, 8, 1);
+      expect(closed).toBe(true);
+      expect(parsed.map((p) => p.messageId)).toEqual([1, 2]);
+      expect(mostTaken).toBeLessThanOrEqual(MAX_PACKET_BYTES);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { MAX_PACKET_BYTES } from '@liftlink/protocol';
 
 /** MQTT's control packet type in the high nibble of a packet's first byte. */
 const PUBLISH = 3;
@@ -24,6 +25,10 @@ export const READ_AHEAD_BYTES = 16_384;
  * waits in the socket's buffer and, once that is full, in TCP, which holds the lift back.
  * Nothing is lost: a lift's message is acknowledged only once stored, and one not yet read is
  * still the lift's.
+ *
+ * A packet whose header declares more than MAX_PACKET_BYTES closes the connection before any
+ * of it is gathered: MQTT allows 256 MB, and the gate asks the socket for a packet's rest at
+ * once, so without the bound any connection, logged in or not, could make the broker hold that.
  */
 export class ConnectionGate {
   private inHand = 0;
@@ -51,8 +56,15 @@ export class ConnectionGate {
       const held = wholePackets(this.ahead, room);
       let end = held.end;
       if (end === 0 || (!held.cut && this.ahead.length < READ_AHEAD_BYTES)) {
-        this.takeFromSocket(socket, read, end === 0);
-        end = wholePackets(this.ahead, room).end;
+        // Until a whole packet is here or the socket has nothing more. Returning null after
+        // the socket gave bytes would leave the connection unread: the broker reads again only
+        // on a `readable` event, and the socket sends one only after a read that found too little.
+        for (let firstNotWhole = end === 0; ; firstNotWhole = true) {
+          if (firstNotWhole && this.refusedOverlong(socket)) return null;
+          const took = this.takeFromSocket(socket, read, firstNotWhole);
+          end = wholePackets(this.ahead, room).end;
+          if (end > 0 || !took) break;
+        }
       }
       if (end === 0) return null;
       const out = this.ahead.subarray(0, end);
@@ -64,9 +76,9 @@ export class ConnectionGate {
   /**
    * Tops up the bytes held ahead of the broker from the socket: to the read-ahead, or, when
    * the first packet is not yet whole, by the rest of it. Taking less than the socket holds
-   * keeps its buffer full, so that it stops reading from TCP.
+   * keeps its buffer full, so that it stops reading from TCP. Whether it took anything.
    */
-  private takeFromSocket(socket: Socket, read: (size?: number) => Buffer | null, firstNotWhole: boolean): void {
+  private takeFromSocket(socket: Socket, read: (size?: number) => Buffer | null, firstNotWhole: boolean): boolean {
     const size = firstNotWhole ? packetSize(this.ahead, 0) : null;
     // The rest of a packet is asked for at once: the socket gathers it (reading on past its
     // high-water mark for a long one) and answers when it is all there, so a long packet is
@@ -74,7 +86,18 @@ export class ConnectionGate {
     const want = size !== null ? size - this.ahead.length : Math.min(socket.readableLength, READ_AHEAD_BYTES - this.ahead.length);
     // With nothing to take, read() asks the socket for more and for a `readable` event when it comes.
     const more = want > 0 ? read(want) : read();
-    if (more) this.ahead = this.ahead.length > 0 ? Buffer.concat([this.ahead, more]) : more;
+    if (!more) return false;
+    this.ahead = this.ahead.length > 0 ? Buffer.concat([this.ahead, more]) : more;
+    return true;
+  }
+
+  /** Closes the connection when the packet it has begun declares more than MAX_PACKET_BYTES. */
+  private refusedOverlong(socket: Socket): boolean {
+    const size = packetSize(this.ahead, 0);
+    if (size === null || size <= MAX_PACKET_BYTES) return false;
+    this.ahead = Buffer.alloc(0);
+    socket.destroy();
+    return true;
   }
 
   /** A message was read and is on its way to storage. */

@@ -3,7 +3,8 @@ import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { liftRoleAcls, liftRoleName } from '../../src/modules/broker/dynsec.ts';
+import { MAX_PACKET_BYTES } from '@liftlink/protocol';
+import { liftRoleAcls, liftRoleName, SERVER_ROLE, serverRoleAcls } from '../../src/modules/broker/dynsec.ts';
 import { freePort, waitForPort } from './ports.ts';
 
 /** Where Debian and others put the dynamic-security plugin. */
@@ -61,6 +62,8 @@ export function mosquittoConf(opts: { port: number; dir: string; dynsecFile: str
     'max_inflight_messages 1000',
     'max_queued_messages 0',
     'max_queued_bytes 0',
+    // A packet longer than this closes its connection, logged in or not (MQTT allows 256 MB).
+    `max_packet_size ${MAX_PACKET_BYTES}`,
     'max_keepalive 120',
     // Small packets (PUBACK, commands, answers) out at once, not after a delayed ACK.
     'set_tcp_nodelay true',
@@ -119,8 +122,20 @@ function preloadLifts(file: string, lifts: { deviceNo: string; secret: string }[
   writeFileSync(file, JSON.stringify(config));
 }
 
+/**
+ * Gives the admin account the server's role before the broker starts, as the server does at
+ * its first start: for tests of a server part without a whole server.
+ */
+function preloadServerRights(file: string, username: string): void {
+  const config = JSON.parse(readFileSync(file, 'utf8')) as { clients: { username: string; roles?: { rolename: string; priority?: number }[] }[]; roles: unknown[] };
+  config.roles.push({ rolename: SERVER_ROLE, acls: serverRoleAcls().map((a) => ({ ...a, priority: 0 })) });
+  const admin = config.clients.find((c) => c.username === username)!;
+  admin.roles = [...(admin.roles ?? []), { rolename: SERVER_ROLE, priority: 10 }];
+  writeFileSync(file, JSON.stringify(config));
+}
+
 /** A Mosquitto of its own on a free port, with the dynamic-security plugin and a fresh admin account. */
-export async function startMosquitto(opts: { lifts?: { deviceNo: string; secret: string }[]; tls?: { certFile: string; keyFile: string } } = {}): Promise<PrivateMosquitto> {
+export async function startMosquitto(opts: { lifts?: { deviceNo: string; secret: string }[]; tls?: { certFile: string; keyFile: string }; serverRights?: boolean } = {}): Promise<PrivateMosquitto> {
   const plugin = dynsecPlugin();
   if (!plugin) throw new Error('mosquitto_dynamic_security.so not found');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-mosquitto-'));
@@ -130,6 +145,7 @@ export async function startMosquitto(opts: { lifts?: { deviceNo: string; secret:
   const password = `pw-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   execFileSync('mosquitto_ctrl', ['dynsec', 'init', dynsecFile, username, password], { stdio: 'ignore' });
   if (opts.lifts?.length) preloadLifts(dynsecFile, opts.lifts);
+  if (opts.serverRights) preloadServerRights(dynsecFile, username);
   const conf = path.join(dir, 'mosquitto.conf');
   const tls = opts.tls ? { ...opts.tls, port: await freePort() } : undefined;
   writeFileSync(conf, mosquittoConf({ port, dir, dynsecFile, plugin, ...(tls ? { tls } : {}) }));

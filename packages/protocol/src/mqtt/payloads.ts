@@ -15,7 +15,7 @@ import { MAX_PAYLOAD_BYTES, seqSchema, timestampSchema } from './wire.ts';
  * `seq` (strictly increasing per device over its whole life, also across reboots) and `ts`
  * (ISO 8601 UTC with `Z`). Ingest is idempotent on (deviceNo, seq).
  */
-export { MAX_PAYLOAD_BYTES, seqSchema, timestampSchema } from './wire.ts';
+export { MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, seqSchema, timestampSchema } from './wire.ts';
 
 export const commandIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 export const configVersionSchema = z.number().int().min(0).max(2_147_483_647);

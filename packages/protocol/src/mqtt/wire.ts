@@ -9,6 +9,14 @@ import { z } from 'zod';
 /** A lift message is UTF-8 JSON of at most this many bytes. */
 export const MAX_PAYLOAD_BYTES = 16_384;
 
+/**
+ * The longest MQTT packet a broker reads from a lift: past it the connection is closed
+ * unread. Four times the largest payload, so that a message a little too long is still read,
+ * counted and refused as `tooLarge`, while no connection (not even one not yet logged in,
+ * whose CONNECT may declare up to 256 MB) can make the broker gather megabytes.
+ */
+export const MAX_PACKET_BYTES = 65_536;
+
 export const seqSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 /**
  * Years 1970 to 9999 (four digits): a lift whose clock was reset still reports (its events count), while
