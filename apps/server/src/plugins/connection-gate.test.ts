@@ -82,7 +82,10 @@ async function readThroughGate(bytes: Buffer, sizes: number[], limit: number, st
     await turn();
   }
   // Everything has arrived: storage finishes what is in hand, and the broker reads on.
-  for (let idle = 0; idle < 3; idle = inHand > 0 ? 0 : idle + 1) await turn();
+  for (let idle = 0, seen = -1; idle < 3; idle = inHand > 0 || parsed.length !== seen ? 0 : idle + 1) {
+    seen = parsed.length;
+    await turn();
+  }
   return { parsed, mostInHand, mostTaken, closed: socket.destroyed };
 }
 
