@@ -1,6 +1,7 @@
 import type { MqttClient } from 'mqtt';
-import { DOWNLINK_TOPICS, MAX_PACKET_BYTES, UPLINK_TOPICS, liftTopic } from '@liftlink/protocol';
+import { DOWNLINK_TOPICS, UPLINK_TOPICS, liftTopic } from '@liftlink/protocol';
 import { newToken } from '../../lib/crypto.ts';
+import { jsonArrayParts, OWN_MESSAGE_BYTES } from '../../lib/json-parts.ts';
 import { LIVE_TOPIC_ROOT } from '../live/bus.ts';
 
 /** Mosquitto's dynamic-security control topic (plugin API v1). */
@@ -60,12 +61,6 @@ export function serverRoleAcls(): { acltype: string; topic: string; allow: boole
 
 /** Upper bound of commands in one control message: Mosquitto saves its JSON file once per message. */
 const MAX_COMMANDS_PER_MESSAGE = 500;
-/**
- * And of its length: Mosquitto closes a connection that sends a packet over its
- * `max_packet_size` (MAX_PACKET_BYTES, docs/operations.md 2.1), and 500 new lifts with their
- * secrets and roles are more than that.
- */
-const MAX_CONTROL_MESSAGE_BYTES = MAX_PACKET_BYTES / 2;
 const ANSWER_TIMEOUT_MS = 10_000;
 
 export interface DynsecAnswer {
@@ -137,8 +132,15 @@ export class DynsecClient {
   private sendNext(): void {
     if (this.sending || !this.queue.length) return;
     this.sending = true;
-    const queued = this.queue.splice(0, commandsWithin(this.queue, MAX_COMMANDS_PER_MESSAGE, MAX_CONTROL_MESSAGE_BYTES));
     const id = newToken().slice(0, 16);
+    // At most MAX_COMMANDS_PER_MESSAGE commands in OWN_MESSAGE_BYTES: Mosquitto closes a connection
+    // that sends a packet over its `max_packet_size` (docs/operations.md 2.1), and 500 new lifts'
+    // roles are more than that.
+    const commands = jsonArrayParts(
+      this.queue.slice(0, MAX_COMMANDS_PER_MESSAGE).map((q) => ({ ...q.command, correlationData: id })),
+      OWN_MESSAGE_BYTES,
+    ).next().value!;
+    const queued = this.queue.splice(0, commands.count);
     let settled = false;
     const settle = (answers: (i: number) => DynsecAnswer) => {
       if (settled) return;
@@ -151,8 +153,7 @@ export class DynsecClient {
     };
     const timer = setTimeout(() => settle(() => ({ error: 'no answer from the broker' })), ANSWER_TIMEOUT_MS);
     this.waiting.set(id, { settle });
-    const commands = queued.map((q) => ({ ...q.command, correlationData: id }));
-    this.mqtt.publish(DYNSEC_TOPIC, JSON.stringify({ commands }), { qos: 1 }, (err) => {
+    this.mqtt.publish(DYNSEC_TOPIC, `{"commands":${commands.json}}`, { qos: 1 }, (err) => {
       if (err) settle(() => ({ error: `not sent: ${err.message}` }));
     });
   }
@@ -161,15 +162,4 @@ export class DynsecClient {
     for (const entry of [...this.waiting.values()]) entry.settle(() => ({ error: 'closed' }));
     for (const q of this.queue.splice(0)) q.resolve({ error: 'closed' });
   }
-}
-
-/** How many of the queued commands, from the first, fit in one control message (at least one). */
-function commandsWithin(queue: Queued[], most: number, bytes: number): number {
-  // Each command also carries its correlation data (16 characters) and a separator.
-  let length = 20;
-  for (let i = 0; i < Math.min(queue.length, most); i++) {
-    length += Buffer.byteLength(JSON.stringify(queue[i]!.command)) + 40;
-    if (length > bytes && i > 0) return i;
-  }
-  return Math.min(queue.length, most);
 }

@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { MqttClient } from 'mqtt';
-import { MAX_PACKET_BYTES, type LiveChange } from '@liftlink/protocol';
+import type { LiveChange } from '@liftlink/protocol';
+import { jsonArrayParts, OWN_MESSAGE_BYTES } from '../../lib/json-parts.ts';
 
 /** Internal topic; lifts may not touch it (their ACL allows only `lifts/{own}/...`). */
 export const LIVE_TOPIC_ROOT = 'liftlink-live';
 
-/**
- * The most bytes of changes in one live message: a batch of 2,000 statuses is about 400 KB,
- * and a broker closes a connection that sends a packet over MAX_PACKET_BYTES (Mosquitto's
- * `max_packet_size`), so a batch goes out in parts of at most this.
- */
-export const LIVE_MESSAGE_BYTES = MAX_PACKET_BYTES / 2;
+/** The most bytes of changes in one live message: a batch of 2,000 statuses is about 400 KB, so a batch goes out in parts. */
+export const LIVE_MESSAGE_BYTES = OWN_MESSAGE_BYTES;
 
 /**
  * Live updates travel through the broker itself, so every server instance receives every
@@ -71,25 +68,7 @@ export class LiveBus {
   }
 }
 
-/**
- * A batch as JSON arrays of at most LIVE_MESSAGE_BYTES each, in order (a single change longer
- * than that goes alone). A receiver reads each part as a batch of its own.
- */
+/** A batch as JSON arrays of at most LIVE_MESSAGE_BYTES each, in order. A receiver reads each part as a batch of its own. */
 export function liveMessageParts(messages: LiveChange[]): string[] {
-  const parts: string[] = [];
-  let part: string[] = [];
-  let bytes = 2;
-  for (const message of messages) {
-    const json = JSON.stringify(message);
-    const size = Buffer.byteLength(json) + 1;
-    if (part.length > 0 && bytes + size > LIVE_MESSAGE_BYTES) {
-      parts.push(`[${part.join(',')}]`);
-      part = [];
-      bytes = 2;
-    }
-    part.push(json);
-    bytes += size;
-  }
-  if (part.length > 0) parts.push(`[${part.join(',')}]`);
-  return parts;
+  return [...jsonArrayParts(messages, LIVE_MESSAGE_BYTES)].map((part) => part.json);
 }
