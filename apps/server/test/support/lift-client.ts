@@ -11,14 +11,23 @@ export async function publishEvent(client: MqttClient, deviceNo: string, seq: nu
   await client.publishAsync(liftTopic(deviceNo, 'event'), JSON.stringify({ seq, ts: new Date().toISOString(), code }), { qos: 1 });
 }
 
-/** Resolves when the connection closes (the broker dropped it), or false after `ms`. */
-export function closedWithin(client: MqttClient, ms: number): Promise<boolean> {
+/**
+ * Resolves when the connection closes (the broker dropped it), or false after `ms` or once
+ * `settled` aborts (a race this took part in was decided otherwise): its listener goes then.
+ */
+export function closedWithin(client: MqttClient, ms: number, settled?: AbortSignal): Promise<boolean> {
   if (!client.connected) return Promise.resolve(true);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    client.once('close', () => {
+    const done = (closed: boolean) => {
       clearTimeout(timer);
-      resolve(true);
-    });
+      client.off('close', onClose);
+      settled?.removeEventListener('abort', onAbort);
+      resolve(closed);
+    };
+    const onClose = () => done(true);
+    const onAbort = () => done(false);
+    const timer = setTimeout(onAbort, ms);
+    client.once('close', onClose);
+    settled?.addEventListener('abort', onAbort);
   });
 }
