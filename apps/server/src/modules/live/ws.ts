@@ -5,6 +5,7 @@ import { TOKEN_COOKIE, hasPermission, parseLiveClientMessage, type LiveChange, t
 import { fleetLiftIds, liveStates, runLogSince, visibleLiftIds } from './repository.ts';
 import { leaseMessage } from '../control/lease-service.ts';
 import { fleetStatusFrame, wireFrame } from './wire.ts';
+import { oneWritePerTurn } from '../../lib/one-write-per-turn.ts';
 import type { AuthContext } from '../../types.ts';
 
 const HEARTBEAT_MS = 15_000;
@@ -56,10 +57,16 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
     const lifts = new Set<string>();
     let fleet: Set<string> | null = null;
     let alive = true;
-    const send = (msg: LiveServerMessage) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(msg));
+    // The frames of one turn (a stored batch's changes, a catch-up) leave in one system call.
+    const holdTurn = oneWritePerTurn(request.raw.socket);
+    const sendText = (data: string | Buffer) => {
+      if (socket.readyState !== socket.OPEN) return;
+      holdTurn();
+      socket.send(data, { binary: false });
+    };
+    const send = (msg: LiveServerMessage) => sendText(JSON.stringify(msg));
     // The bus's changes go to many sockets: their bytes are made once (wire.ts).
-    const sendFrame = (frame: Buffer) => socket.readyState === socket.OPEN && socket.send(frame, { binary: false });
-    const sendChange = (msg: LiveChange) => sendFrame(wireFrame(msg));
+    const sendChange = (msg: LiveChange) => sendText(wireFrame(msg));
     app.metrics.liveClients.inc();
 
     const stop = app.live.on((msg: LiveChange) => {
@@ -70,7 +77,7 @@ const liveSocket: FastifyPluginAsyncZod = async (app) => {
       if (msg.type === 'incident' && !hasPermission(auth.permissions, 'incident.query')) return;
       if (lifts.has(msg.liftId)) sendChange(msg);
       else if (fleet?.has(msg.liftId) && (msg.type === 'alert' || msg.type === 'incident' || msg.type === 'presence')) sendChange(msg);
-      else if (fleet?.has(msg.liftId) && msg.type === 'status') sendFrame(fleetStatusFrame(msg));
+      else if (fleet?.has(msg.liftId) && msg.type === 'status') sendText(fleetStatusFrame(msg));
     });
     const heartbeat = setInterval(() => {
       if (!alive) return socket.terminate();
