@@ -50,7 +50,12 @@ export class ConnectionGate {
     const read = socket.read.bind(socket);
     socket.read = (size?: number | null) => {
       // The stream's own read(0) asks for more from TCP and never returns data: pass it on.
-      if (size === 0) return read(0);
+      // Except at the end of the stream, where the socket calls it to end itself: with its
+      // buffer read into the gate it would end, and the broker close the client, before the
+      // broker had the packets held here (a lift's last reports, and a DISCONNECT among them,
+      // which would have the broker publish the lift's will). They go on as room is made; the
+      // read after the last of them ends the stream.
+      if (size === 0) return endOfStreamReceived(socket) && wholePackets(this.ahead, Infinity).end > 0 ? null : read(0);
       const room = this.limit - this.inHand;
       if (room <= 0) return null;
       const held = wholePackets(this.ahead, room);
@@ -130,6 +135,15 @@ export function wholePackets(bytes: Buffer, publishes: number): { end: number; c
     }
     at += size;
   }
+}
+
+/**
+ * Whether the peer's end of the stream has arrived, though the socket may still hold bytes
+ * before it. Node.js has no public flag for that moment (`readableEnded` is set only once the
+ * buffer is read and 'end' emitted), so this reads the stream's own state.
+ */
+function endOfStreamReceived(socket: Socket): boolean {
+  return (socket as unknown as { _readableState?: { ended?: boolean } })._readableState?.ended === true;
 }
 
 /** A packet's whole length from its fixed header at `at`, or null when the header is not all there. */
