@@ -305,7 +305,11 @@ async function runMode(mode: Mode): Promise<Result> {
       countDb = async () => db;
     }
     log(`${mode}: ${lifts.length} lifts provisioned${accountsMs === undefined ? '' : `, their broker accounts in ${accountsMs} ms`}`);
-    const server = await startServerProcess(env, { timeoutMs: 120_000 });
+    // A CPU profile of the server (BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR",
+    // read with bench/cpu-profile.ts) and its metrics on a fixed port, for when a figure drops.
+    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    if (process.env.BENCH_METRICS_PORT) env.METRICS_PORT = process.env.BENCH_METRICS_PORT;
+    const server = await startServerProcess(env, { timeoutMs: 120_000, nodeArgs });
     const serverLog = watchServerLog(server);
     log(`${mode}: server up`);
     cleanup.unshift(() => server.stop());

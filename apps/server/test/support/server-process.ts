@@ -31,6 +31,8 @@ export interface StartOptions {
   timeoutMs?: number;
   /** The server's main.ts: another checkout's, to compare an older version (benchmarks). */
   main?: string;
+  /** Node.js options for the server process, before its script: a benchmark's `--cpu-prof`. */
+  nodeArgs?: string[];
 }
 
 /**
@@ -58,7 +60,7 @@ async function startOnPort(port: number, env: Parameters<typeof startServerProce
   const ownDataDir = settings.DATA_DIR ? null : mkdtempSync(path.join(os.tmpdir(), 'liftlink-instance-'));
   const dataDir = settings.DATA_DIR ?? ownDataDir!;
   const main = opts.main ?? MAIN;
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', main], {
     cwd: path.resolve(path.dirname(main), '../../..'),
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'warn', SIMULATOR: '0', METRICS_PORT: '0', ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
