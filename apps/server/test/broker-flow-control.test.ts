@@ -33,12 +33,8 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
     await t?.close();
   });
 
-  /**
-   * Holds the one embedded session (nothing is stored until it ends) while `send` puts
-   * `sent` run-log entries on the wire; then checks that the server held exactly its bound
-   * and acknowledged none, and that once the session is free every entry is stored once, in order.
-   */
-  async function whileStorageIsHeld(sent: number, send: (publish: (seq: number) => void) => Promise<void>): Promise<void> {
+  /** Holds the one embedded session: nothing is stored until `release()`, after which `holder` settles. */
+  async function holdStorage(): Promise<{ release: () => void; holder: Promise<void> }> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let opened!: () => void;
@@ -49,6 +45,16 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
       await held;
     });
     await isOpen;
+    return { release, holder };
+  }
+
+  /**
+   * Holds the one embedded session (nothing is stored until it ends) while `send` puts
+   * `sent` run-log entries on the wire; then checks that the server held exactly its bound
+   * and acknowledged none, and that once the session is free every entry is stored once, in order.
+   */
+  async function whileStorageIsHeld(sent: number, send: (publish: (seq: number) => void) => Promise<void>): Promise<void> {
+    const { release, holder } = await holdStorage();
 
     let acknowledged = 0;
     const start = Date.now();
@@ -109,16 +115,7 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
     socket.write(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clientId: other.deviceNo, username: other.deviceNo, password: Buffer.from(other.secret), clean: true, keepalive: 60 }));
     await until('the connection accepted', async () => received.some((p) => p.cmd === 'connack' && p.returnCode === 0), 10_000);
 
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let opened!: () => void;
-    const isOpen = new Promise<void>((resolve) => (opened = resolve));
-    const holder = t.database.sql.transaction(async (tx) => {
-      await tx.query('select 1');
-      opened();
-      await held;
-    });
-    await isOpen;
+    const { release, holder } = await holdStorage();
     const sent = 30;
     const firstSeq = 1_000;
     const start = Date.now();
