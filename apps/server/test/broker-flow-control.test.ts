@@ -33,6 +33,21 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
     await t?.close();
   });
 
+  /** A lift connection written packet by packet (no MQTT client between): what the broker sent back collects in `received`. */
+  async function connectBare(as: DemoLift): Promise<{ socket: net.Socket; received: Packet[] }> {
+    const socket = net.connect(embeddedBrokerPort(t.app), '127.0.0.1');
+    socket.setNoDelay(true);
+    socket.on('error', () => {});
+    const received: Packet[] = [];
+    const parser = mqttPacket.parser();
+    parser.on('packet', (p) => received.push(p));
+    socket.on('data', (d) => parser.parse(d));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clientId: as.deviceNo, username: as.deviceNo, password: Buffer.from(as.secret), clean: true, keepalive: 60 }));
+    await until('the connection accepted', async () => received.some((p) => p.cmd === 'connack' && p.returnCode === 0), 10_000);
+    return { socket, received };
+  }
+
   /** Holds the one embedded session: nothing is stored until `release()`, after which `holder` settles. */
   async function holdStorage(): Promise<{ release: () => void; holder: Promise<void> }> {
     let release!: () => void;
@@ -105,15 +120,7 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
   it('stores every message a lift sent before it disconnected, though the server held them back', async () => {
     // A lift that sends its last reports and a DISCONNECT, then closes: the reports past the
     // bound wait in the gate and the socket when the end of the stream arrives.
-    const socket = net.connect(embeddedBrokerPort(t.app), '127.0.0.1');
-    const received: Packet[] = [];
-    const parser = mqttPacket.parser();
-    parser.on('packet', (p) => received.push(p));
-    socket.on('data', (d) => parser.parse(d));
-    socket.on('error', () => {});
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clientId: other.deviceNo, username: other.deviceNo, password: Buffer.from(other.secret), clean: true, keepalive: 60 }));
-    await until('the connection accepted', async () => received.some((p) => p.cmd === 'connack' && p.returnCode === 0), 10_000);
+    const { socket } = await connectBare(other);
 
     const { release, holder } = await holdStorage();
     const sent = 30;
@@ -137,15 +144,7 @@ describe('the embedded broker holds a lift back while its messages cannot be sto
   }, 60_000);
 
   it('stores a long message that arrives in pieces, its header split among them', async () => {
-    const socket = net.connect(embeddedBrokerPort(t.app), '127.0.0.1');
-    socket.setNoDelay(true);
-    const received: Packet[] = [];
-    const parser = mqttPacket.parser();
-    parser.on('packet', (p) => received.push(p));
-    socket.on('data', (d) => parser.parse(d));
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clientId: other.deviceNo, username: other.deviceNo, password: Buffer.from(other.secret), clean: true, keepalive: 60 }));
-    await until('the connection accepted', async () => received.some((p) => p.cmd === 'connack' && p.returnCode === 0), 10_000);
+    const { socket, received } = await connectBare(other);
 
     // A run-log entry padded to 12 KB (JSON allows the spaces), sent in three pieces.
     const payload = JSON.stringify({ seq: 1, ts: new Date().toISOString(), code: 'RZGU' }) + ' '.repeat(12_000);
