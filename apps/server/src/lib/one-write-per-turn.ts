@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
  *
  * Why: one stored batch fans out to every browser watching its lifts as one WebSocket frame
  * per change, each frame its own `writev` on that browser's socket. With 50 browsers
- * watching 20 busy lifts that was 20,000 system calls a second, a quarter of the server's
+ * watching 20 busy lifts that was 20,000 system calls a second, a sixth of the server's
  * main thread, the thread that also takes the lifts' messages (docs/operations.md 7.1). The
  * frames are the same and arrive in the same order; only their bytes travel together.
  */
