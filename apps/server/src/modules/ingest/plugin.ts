@@ -117,10 +117,11 @@ export default fp(async (app) => {
   // lift reports after a change are awaited by a person: they are stored in their own small
   // transaction, beside the batch of periodic statuses and run-log entries in hand rather
   // than after it (at 20,000 lifts reporting every 5 s that batch holds hundreds of
-  // statuses). Both lanes take their locks in the lifts' order, the lift rows first. An
-  // answers batch that leaves the rows alone (storeAnswers) could still meet a bulk batch
-  // appending to two of its lifts' logbooks the other way round: PostgreSQL breaks that
-  // after its deadlock timeout and the batch is retried whole, nothing lost.
+  // statuses). Both lanes take their locks in the lifts' order, the lift rows first, then
+  // the logbook heads of the lifts they write entries for, all at once (an answers batch that
+  // leaves the rows alone, storeAnswers, takes only the heads). Should PostgreSQL still find a
+  // deadlock, it aborts one batch after its deadlock timeout and that batch is retried whole,
+  // nothing lost.
   const answers = new Batcher<Incoming>(laneOptions((tx, batch) => storeAnswers(tx, batch, sweepMs / 1000)));
   // A run-log entry (a fault, a trapped passenger, a trip) is what a control room watches
   // for: with a backlog of periodic statuses it goes in the next bulk batch, its lift's

@@ -6,6 +6,7 @@ import { applyConfigReports } from './appliers/config-report.ts';
 import { applyEvents, raiseFaultAlerts } from './appliers/events.ts';
 import { applyFirmwareReports } from './appliers/firmware-state.ts';
 import { lockLifts, takeNewestStatuses, updateLiftRows } from './appliers/lift-rows.ts';
+import { lockLogbookHeadsOfBatch } from './appliers/logbook-heads.ts';
 import { applyPresence, reviveSpeakingLifts, type PresenceUplink } from './appliers/presence.ts';
 import { applyStatusEffects } from './appliers/status.ts';
 import type { Tx, UplinkMessage, UplinkOf } from './appliers/uplink.ts';
@@ -38,7 +39,8 @@ function byApplier(batch: UplinkMessage[]) {
 /**
  * Applies one batch in one transaction and returns what browsers should be told, in the
  * order it happened. Every step is idempotent on (lift, seq): a message stored before
- * changes nothing again. The lifts are locked first; the run log comes before the lift rows'
+ * changes nothing again. The lifts are locked first, then the logbook heads of those it may
+ * write entries for (appliers/logbook-heads.ts); the run log comes before the lift rows'
  * one update (which writes the newest statuses and the condition state they leave too), and
  * the alerts, what the statuses change elsewhere, the condition figures, presence,
  * configurations, command answers and alarm-device and firmware reports after.
@@ -47,6 +49,7 @@ export async function storeBatch(tx: Tx, batch: UplinkMessage[]): Promise<LiveCh
   const live: LiveChange[] = [];
   const parts = byApplier(batch);
   const lifts = await lockLifts(tx, batch);
+  await lockLogbookHeadsOfBatch(tx, batch);
   await reviveSpeakingLifts(tx, batch, lifts, live);
   const stored = await applyEvents(tx, parts.events, lifts, live);
   takeNewestStatuses(lifts, parts.statuses);
