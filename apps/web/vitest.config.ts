@@ -8,7 +8,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
-    testTimeout: 20_000,
+    // A bound on a hung test, not a measure of speed: on a slow day with the server suites on
+    // the same two cores, a page test that clicks through antd tables took over 30 s.
+    testTimeout: 60_000,
     css: false,
   },
 });

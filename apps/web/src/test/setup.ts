@@ -26,9 +26,10 @@ window.scrollTo = () => undefined;
 
 // findBy*/waitFor give up after 1 s by default. On CI the web tests share two
 // cores with the server suites, and an antd panel that needs a few queries to
-// settle has missed that second while working correctly. A longer wait only
+// settle has missed that second while working correctly; on a slow day one role
+// query over a large antd table took seconds by itself. A longer wait only
 // changes how long a real failure takes to report, not whether it does.
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();
