@@ -69,10 +69,11 @@ export function takeNewestStatuses(lifts: BatchLifts, statuses: UplinkOf<'status
  * snapshot equal to the stored one (its hash says so) is not sent again: most reports of a
  * fleet in service repeat the last one, and each is a kilobyte to parse and write. Those
  * lifts are noted in `lifts.repeated` (the hash is known only here), so that the status
- * effects push no live status for them. The snapshots go as one JSON array, joined to the
- * other columns by position: as a jsonb[] parameter every quote of every snapshot was
- * escaped into the array's text and unescaped again (a batch of 200 changed statuses: 58
- * to 63 ms against 37 to 46 on PGlite, 36 to 50 against 27 to 29 on PostgreSQL; docs/operations.md 7.1).
+ * effects push no live status for them. The snapshots and condition states go as one JSON
+ * array of pairs, joined to the other columns by position: as a jsonb[] parameter every quote
+ * of every document was escaped into the array's text and unescaped again (a batch of 200
+ * changed statuses: 58 to 63 ms against 37 to 46 on PGlite, 36 to 50 against 27 to 29 on
+ * PostgreSQL; docs/operations.md 7.1).
  */
 export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
   const { locked } = lifts;
@@ -95,11 +96,12 @@ export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
             active_fault = case when v.seq is null then l.active_fault else v.fault end,
             help_signal = case when v.seq is null then l.help_signal else v.help end,
             voltage = case when v.seq is null then l.voltage else v.voltage end,
-            condition_state = coalesce(v.condition, l.condition_state)
+            condition_state = coalesce(s.condition, l.condition_state)
        from unnest($1::uuid[], $2::bigint[], $3::integer[], $4::boolean[], $5::integer[], $7::text[], $8::bigint[], $9::timestamptz[],
-                   $10::text[], $11::integer[], $12::text[], $13::boolean[], $14::real[], $15::jsonb[]) with ordinality
-            as v(id, n, t, revive, f, hash, seq, ts, mode, floor, fault, help, voltage, condition, i)
-       join (select nullif(e, 'null'::jsonb) as status, i from jsonb_array_elements($6::jsonb) with ordinality as a(e, i)) s using (i)
+                   $10::text[], $11::integer[], $12::text[], $13::boolean[], $14::real[]) with ordinality
+            as v(id, n, t, revive, f, hash, seq, ts, mode, floor, fault, help, voltage, i)
+       join (select nullif(e->0, 'null'::jsonb) as status, nullif(e->1, 'null'::jsonb) as condition, i
+               from jsonb_array_elements($6::jsonb) with ordinality as a(e, i)) s using (i)
       where l.id = v.id`,
     [
       locked.map((r) => r.id),
@@ -107,7 +109,7 @@ export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
       locked.map((r) => lifts.trips.get(r.id) ?? 0),
       locked.map((r) => lifts.revived.has(r.id)),
       locked.map((r) => lifts.faults.get(r.id) ?? 0),
-      `[${snapshots.map((s) => s.json ?? 'null').join(',')}]`,
+      `[${snapshots.map((s, i) => `[${s.json ?? 'null'},${lifts.conditions.get(locked[i]!.id) ?? 'null'}]`).join(',')}]`,
       snapshots.map((s) => s.hash),
       locked.map((r) => status(r.id)?.seq ?? null),
       locked.map((r) => status(r.id)?.ts ?? null),
@@ -116,7 +118,6 @@ export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
       locked.map((r) => status(r.id)?.status.faults[0] ?? null),
       locked.map((r) => status(r.id)?.status.platform.helpSignal ?? null),
       locked.map((r) => status(r.id)?.status.platform.voltage ?? null),
-      locked.map((r) => lifts.conditions.get(r.id) ?? null),
     ],
   );
 }
