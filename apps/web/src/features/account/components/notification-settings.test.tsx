@@ -23,7 +23,7 @@ const SAVED: Settings = {
   liftIds: ['11111111-1111-4111-8111-111111111111'],
 };
 
-describe('notification settings', { timeout: 30_000 }, () => {
+describe('notification settings', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();

@@ -64,7 +64,7 @@ function renderAs(role: 'operator' | 'viewer') {
   });
 }
 
-describe('webhook settings', { timeout: 30_000 }, () => {
+describe('webhook settings', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();

@@ -64,7 +64,7 @@ const TAKEN: IncidentNotification = {
   read: false,
 };
 
-describe('the bell with escalated incidents', { timeout: 30_000 }, () => {
+describe('the bell with escalated incidents', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();

@@ -56,7 +56,7 @@ async function openCampaign(c: FirmwareCampaign) {
   return { user, drawer };
 }
 
-describe('firmware campaigns', { timeout: 30_000 }, () => {
+describe('firmware campaigns', () => {
   beforeAll(englishTexts);
   beforeEach(resetHttp);
 

@@ -63,7 +63,7 @@ async function fillMetadata(user: ReturnType<typeof userEvent.setup>, dialog: HT
 const fileInput = (dialog: HTMLElement) =>
   dialog.querySelector<HTMLInputElement>('input[type="file"]')!;
 
-describe('firmware page', { timeout: 30_000 }, () => {
+describe('firmware page', () => {
   beforeAll(englishTexts);
   beforeEach(resetHttp);
 

@@ -136,7 +136,7 @@ const posted = (url: string) =>
     .mock.calls.filter(([u]) => u === url)
     .map(([, body]) => body);
 
-describe('group configuration page', { timeout: 60_000 }, () => {
+describe('group configuration page', () => {
   beforeAll(async () => {
     await useEnglish();
     await withTexts(['groupConfig'], async () => undefined)();

@@ -37,7 +37,7 @@ function showIncident(extra: Parameters<typeof incidentOf>[0] = {}, post = {}) {
   return incident;
 }
 
-describe('incident detail', { timeout: 60_000 }, () => {
+describe('incident detail', () => {
   beforeAll(englishTexts);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();

@@ -32,7 +32,7 @@ function choose(...files: File[]) {
   fireEvent.change(screen.getByTestId('incident-photo-input'), { target: { files } });
 }
 
-describe('incident photos', { timeout: 30_000 }, () => {
+describe('incident photos', () => {
   let stored: IncidentPhoto[];
   beforeAll(englishTexts);
   beforeEach(() => {

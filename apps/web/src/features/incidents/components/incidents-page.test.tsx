@@ -35,7 +35,7 @@ const HELP = incidentOf({
 const FAULT = incidentOf({ id: 7, repeats: 4, assigneeId: TECH_ID, assigneeName: 'Tom' });
 const cards = () => screen.getAllByTestId('incident-card');
 
-describe('incidents list', { timeout: 60_000 }, () => {
+describe('incidents list', () => {
   beforeAll(englishTexts);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();

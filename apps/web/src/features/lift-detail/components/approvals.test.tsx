@@ -30,7 +30,7 @@ const MINE = '66666666-6666-4666-8666-666666666666';
 const rows = () => screen.getAllByTestId('approval-row');
 const progress = () => screen.getAllByTestId('command-progress')[0]!;
 
-describe('two-person approval', { timeout: 60_000 }, () => {
+describe('two-person approval', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.post).mockReset();

@@ -46,7 +46,7 @@ async function panelInControl(online = true) {
   return view;
 }
 
-describe('commands panel', { timeout: 60_000 }, () => {
+describe('commands panel', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     post.mockReset();

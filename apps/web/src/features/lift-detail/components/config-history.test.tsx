@@ -39,7 +39,7 @@ function Wrapper({ children }: { children: ReactNode }) {
   );
 }
 
-describe('configuration history', { timeout: 30_000 }, () => {
+describe('configuration history', () => {
   beforeAll(useEnglish);
 
   it('names an IoT change and its fields, and lists before and after in words', async () => {

@@ -65,7 +65,7 @@ const writes = () =>
   post.mock.calls.filter(([path]) => String(path).endsWith('/run/setting/update'));
 
 // A form of some sixty fields renders slowly in jsdom on a busy machine.
-describe('configuration panel', { timeout: 60_000 }, () => {
+describe('configuration panel', () => {
   beforeAll(useEnglish);
   beforeEach(() => post.mockReset());
 

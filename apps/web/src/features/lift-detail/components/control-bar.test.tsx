@@ -32,7 +32,7 @@ vi.mock('../../../lib/http.ts', async (importOriginal) => {
 const holder = () => screen.getByTestId('control-holder');
 const summon = () => screen.getByRole('button', { name: 'Summon to floor 1' });
 
-describe('control bar', { timeout: 60_000 }, () => {
+describe('control bar', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.post).mockReset();

@@ -61,7 +61,7 @@ function Wrapper({ children }: { children: ReactNode }) {
 const updates = () => post.mock.calls.filter(([path]) => String(path).endsWith('/iot/update'));
 const panel = () => screen.getByTestId('panel-iot');
 
-describe('IoT panel', { timeout: 60_000 }, () => {
+describe('IoT panel', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     post.mockReset();

@@ -67,7 +67,7 @@ const verified = (extra: Partial<LogbookVerifyResult>): LogbookVerifyResult => (
 
 const rows = () => screen.getAllByTestId('logbook-summary').map((e) => e.textContent);
 
-describe('lift logbook', { timeout: 30_000 }, () => {
+describe('lift logbook', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.post).mockReset();

@@ -34,7 +34,7 @@ function windowOf(startOffsetMs: number, endOffsetMs: number): MaintenanceWindow
 
 const all = { canSee: true, canDeclare: true, canEnd: true };
 
-describe('maintenance window on the lift page', { timeout: 30_000 }, () => {
+describe('maintenance window on the lift page', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.post).mockReset();

@@ -35,7 +35,7 @@ const dialog = () => screen.getByTestId('location-modal');
 const address = () => screen.getByTestId('location-address');
 const save = () => userEvent.click(within(dialog()).getByRole('button', { name: 'Save' }));
 
-describe('location editor', { timeout: 60_000 }, () => {
+describe('location editor', () => {
   beforeAll(useEnglish);
   beforeEach(() => post.mockReset());
 

@@ -39,7 +39,7 @@ function serveTemplates() {
   });
 }
 
-describe('checklists per lift kind', { timeout: 60_000 }, () => {
+describe('checklists per lift kind', () => {
   beforeAll(englishTexts);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();

@@ -49,7 +49,7 @@ function serveTab() {
   });
 }
 
-describe("the lift page's Maintenance tab", { timeout: 60_000 }, () => {
+describe("the lift page's Maintenance tab", () => {
   beforeAll(englishTexts);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();

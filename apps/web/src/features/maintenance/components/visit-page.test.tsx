@@ -49,7 +49,7 @@ function serveLift(
 
 const item = (id: string) => screen.getByTestId(`visit-item-${id}`);
 
-describe('maintenance visit on a phone', { timeout: 60_000 }, () => {
+describe('maintenance visit on a phone', () => {
   beforeAll(englishTexts);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();

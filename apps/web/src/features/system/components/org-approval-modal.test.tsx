@@ -37,7 +37,7 @@ async function openApproval() {
   return { user, dialog };
 }
 
-describe('organization approval classes', { timeout: 30_000 }, () => {
+describe('organization approval classes', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();

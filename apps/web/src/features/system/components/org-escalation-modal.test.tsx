@@ -59,7 +59,7 @@ async function openEscalation() {
   return { user, dialog };
 }
 
-describe('organization on-call list', { timeout: 30_000 }, () => {
+describe('organization on-call list', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();

@@ -14,7 +14,7 @@ vi.mock('../../../lib/http.ts', async (importOriginal) => {
 
 const MOSCOW_ORG: OrgView = { ...ORG, timeZone: 'Europe/Moscow' };
 
-describe('organization time zones', { timeout: 30_000 }, () => {
+describe('organization time zones', () => {
   beforeAll(useEnglish);
   beforeEach(() => {
     vi.mocked(http.get).mockReset();
