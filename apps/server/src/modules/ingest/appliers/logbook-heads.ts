@@ -42,13 +42,14 @@ export function liftsThatMayLog(batch: UplinkMessage[]): { mayLog: string[]; ifL
 export async function lockLogbookHeadsOfBatch(tx: Tx, batch: UplinkMessage[]): Promise<void> {
   const { mayLog, ifLeased } = liftsThatMayLog(batch);
   if (!mayLog.length && !ifLeased.length) return;
+  const ids = headOrder(mayLog);
   // A lift under remote control has a head already: taking its lease wrote an entry.
   const locked = await tx.query<LockedHeadRow>(
     `select h.lift_id, h.seq, h.hash from lift_logbook_heads h
       where h.lift_id = any($1::uuid[])
          or (h.lift_id = any($2::uuid[]) and exists (select 1 from lift_leases l where l.lift_id = h.lift_id and l.holder_id is not null and l.expires_at > now()))
       order by h.lift_id for update`,
-    [headOrder(mayLog), ifLeased],
+    [ids, ifLeased],
   );
-  await withMissingHeads(tx, headOrder(mayLog), locked);
+  await withMissingHeads(tx, ids, locked);
 }
