@@ -1,4 +1,4 @@
-import type { ReactElement, ReactNode } from 'react';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { App, ConfigProvider } from 'antd';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
@@ -8,6 +8,7 @@ import { FeedbackContext } from '../lib/feedback.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { SessionContext, type Session } from '../lib/session.ts';
 import { changeLanguage, withTexts } from '../lib/i18n/language.ts';
+import { AntdStylesOffDocument } from './antd-styles.tsx';
 
 /** English texts for assertions (the resources and bundles load like in the app). */
 export async function useEnglish(): Promise<void> {
@@ -46,15 +47,40 @@ export function userInfo(
 
 function Providers({ children, session }: { children: ReactNode; session?: Session }) {
   return (
-    <ConfigProvider>
-      <App>
-        <FeedbackBridge>
-          <QueryClientProvider client={createQueryClient()}>
-            <SessionContext.Provider value={session ?? null}>{children}</SessionContext.Provider>
-          </QueryClientProvider>
-        </FeedbackBridge>
-      </App>
-    </ConfigProvider>
+    <AntdStylesOffDocument>
+      <ConfigProvider>
+        <App>
+          <FeedbackBridge>
+            <QueryClientProvider client={createQueryClient()}>
+              <SessionContext.Provider value={session ?? null}>{children}</SessionContext.Provider>
+            </QueryClientProvider>
+          </FeedbackBridge>
+        </App>
+      </ConfigProvider>
+    </AntdStylesOffDocument>
+  );
+}
+
+/**
+ * A query client of its own, the session when given, and antd's App (messages, modals)
+ * around a component under test: `render(<Panel />, { wrapper: InApp })`.
+ */
+export function InApp({
+  children,
+  session = null,
+}: {
+  children: ReactNode;
+  session?: Session | null;
+}) {
+  const [client] = useState(createQueryClient);
+  return (
+    <AntdStylesOffDocument>
+      <QueryClientProvider client={client}>
+        <SessionContext.Provider value={session}>
+          <App>{children}</App>
+        </SessionContext.Provider>
+      </QueryClientProvider>
+    </AntdStylesOffDocument>
   );
 }
 

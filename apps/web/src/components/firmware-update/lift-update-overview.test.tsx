@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import type { LiftFirmwareUpdate } from '@liftlink/protocol';
 import { changeLanguage } from '../../lib/i18n/language.ts';
 import { useEnglish } from '../../test/render.tsx';
+import { AntdStylesOffDocument } from '../../test/antd-styles.tsx';
 import { endedOf, TEST_NOW, updateOf } from './firmware-update-fixtures.ts';
 import { LiftUpdateOverview } from './lift-update-overview.tsx';
 
@@ -12,7 +13,9 @@ import { LiftUpdateOverview } from './lift-update-overview.tsx';
 const local = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm');
 
 function show(update: LiftFirmwareUpdate) {
-  const { container } = render(<LiftUpdateOverview update={update} />);
+  const { container } = render(<LiftUpdateOverview update={update} />, {
+    wrapper: AntdStylesOffDocument,
+  });
   const when = screen.getByTestId('firmware-update-when');
   // One text per line, as the user reads them.
   const lines = [...when.children].map((line) => line.textContent);

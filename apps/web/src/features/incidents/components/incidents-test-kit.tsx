@@ -10,8 +10,6 @@
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
 import { render } from '@testing-library/react';
-import { App } from 'antd';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import {
   INCIDENT_TRANSITIONS,
@@ -22,9 +20,7 @@ import {
 import { permissionsOf } from '../../../lib/access.tsx';
 import { http } from '../../../lib/http.ts';
 import { changeLanguage, withTexts } from '../../../lib/i18n/language.ts';
-import { createQueryClient } from '../../../lib/query-client.ts';
-import { SessionContext } from '../../../lib/session.ts';
-import { userInfo } from '../../../test/render.tsx';
+import { InApp, userInfo } from '../../../test/render.tsx';
 
 export const LIFT = '6f1c2a3b-0000-4000-8000-000000000001';
 export const TECH_ID = '77777777-7777-4777-8777-777777777777';
@@ -145,15 +141,9 @@ export function renderPage(
     { initialEntries: [path] },
   );
   const result = render(
-    <QueryClientProvider client={createQueryClient()}>
-      <SessionContext.Provider
-        value={{ info, permissions: permissionsOf(info), routes: info.routes }}
-      >
-        <App>
-          <RouterProvider router={router} />
-        </App>
-      </SessionContext.Provider>
-    </QueryClientProvider>,
+    <InApp session={{ info, permissions: permissionsOf(info), routes: info.routes }}>
+      <RouterProvider router={router} />
+    </InApp>,
   );
   return { ...result, router };
 }

@@ -1,13 +1,9 @@
-import type { ReactNode } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
-import { App } from 'antd';
-import { QueryClientProvider } from '@tanstack/react-query';
 import type { AlarmDeviceView, LiftInfo } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { createQueryClient } from '../../../lib/query-client.ts';
-import { useEnglish } from '../../../test/render.tsx';
+import { useEnglish, InApp } from '../../../test/render.tsx';
 import { liftListItem } from '../../../test/lift-fixtures.ts';
 import { AlarmDevicePanel } from './alarm-device-panel.tsx';
 
@@ -33,12 +29,7 @@ function info(alarmDevice: AlarmDeviceView | null): LiftInfo {
 
 function show(alarmDevice: AlarmDeviceView | null) {
   post.mockImplementation(async () => info(alarmDevice));
-  const Wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={createQueryClient()}>
-      <App>{children}</App>
-    </QueryClientProvider>
-  );
-  render(<AlarmDevicePanel liftId={LIFT} />, { wrapper: Wrapper });
+  render(<AlarmDevicePanel liftId={LIFT} />, { wrapper: InApp });
   return screen.getByTestId('panel-alarm-device');
 }
 

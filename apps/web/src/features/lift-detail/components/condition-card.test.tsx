@@ -1,14 +1,10 @@
-import type { ReactNode } from 'react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
-import { App } from 'antd';
-import { QueryClientProvider } from '@tanstack/react-query';
 import type { ConditionLift } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
 import { withTexts } from '../../../lib/i18n/language.ts';
-import { createQueryClient } from '../../../lib/query-client.ts';
-import { useEnglish } from '../../../test/render.tsx';
+import { useEnglish, InApp } from '../../../test/render.tsx';
 import { ConditionCard } from './condition-card.tsx';
 
 vi.mock('../../../lib/http.ts', async (importOriginal) => {
@@ -74,12 +70,7 @@ const worn: ConditionLift = {
 };
 
 function show() {
-  const Wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={createQueryClient()}>
-      <App>{children}</App>
-    </QueryClientProvider>
-  );
-  render(<ConditionCard liftId={LIFT} />, { wrapper: Wrapper });
+  render(<ConditionCard liftId={LIFT} />, { wrapper: InApp });
   return screen.getByTestId('panel-condition');
 }
 

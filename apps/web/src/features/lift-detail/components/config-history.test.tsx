@@ -1,14 +1,10 @@
-import type { ReactNode } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { QueryClientProvider } from '@tanstack/react-query';
 import type { ConfigLogEntry } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { createQueryClient } from '../../../lib/query-client.ts';
-import { useEnglish } from '../../../test/render.tsx';
+import { useEnglish, InApp } from '../../../test/render.tsx';
 import { ConfigHistory } from './config-history.tsx';
 
 const IOT_ENTRY: ConfigLogEntry = {
@@ -31,20 +27,12 @@ vi.mock('../../../lib/http.ts', async (importOriginal) => {
   };
 });
 
-function Wrapper({ children }: { children: ReactNode }) {
-  return (
-    <QueryClientProvider client={createQueryClient()}>
-      <App>{children}</App>
-    </QueryClientProvider>
-  );
-}
-
 describe('configuration history', () => {
   beforeAll(useEnglish);
 
   it('names an IoT change and its fields, and lists before and after in words', async () => {
     const user = userEvent.setup();
-    render(<ConfigHistory liftId="6f1c2a3b-0000-4000-8000-000000000001" />, { wrapper: Wrapper });
+    render(<ConfigHistory liftId="6f1c2a3b-0000-4000-8000-000000000001" />, { wrapper: InApp });
     const table = await screen.findByTestId('config-history');
     expect(await within(table).findByText('IoT information: APN, Signal')).toBeInTheDocument();
     expect(within(table).getByText('engineer')).toBeInTheDocument();

@@ -2,14 +2,11 @@ import type { ReactNode } from 'react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { defaultConfig, type LiftInfo } from '@liftlink/protocol';
 import { ApiError, http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { createQueryClient } from '../../../lib/query-client.ts';
-import { useEnglish } from '../../../test/render.tsx';
-import { SessionContext, type Session } from '../../../lib/session.ts';
+import { InApp, useEnglish } from '../../../test/render.tsx';
+import { type Session } from '../../../lib/session.ts';
 import { ConfigPanel } from './config-panel.tsx';
 import { liftListItem } from '../../../test/lift-fixtures.ts';
 
@@ -46,13 +43,7 @@ const info: LiftInfo = {
 const session = { info: {}, permissions: [], routes: [] } as unknown as Session;
 
 function Wrapper({ children }: { children: ReactNode }) {
-  return (
-    <QueryClientProvider client={createQueryClient()}>
-      <SessionContext.Provider value={session}>
-        <App>{children}</App>
-      </SessionContext.Provider>
-    </QueryClientProvider>
-  );
+  return <InApp session={session}>{children}</InApp>;
 }
 
 async function editField(user: ReturnType<typeof userEvent.setup>, label: string, value: string) {
@@ -158,7 +149,13 @@ describe('configuration panel', () => {
   });
   it("shows the controls the server allows on this lift, not the role's", () => {
     // The session holds no permissions at all; the lift's answer alone decides.
-    const readOnly = { ...info, lift: { ...info.lift, access: { allowed: ['liftConfig.get' as const], configRole: 'operator' as const } } };
+    const readOnly = {
+      ...info,
+      lift: {
+        ...info.lift,
+        access: { allowed: ['liftConfig.get' as const], configRole: 'operator' as const },
+      },
+    };
     const { unmount } = render(<ConfigPanel info={readOnly} online />, { wrapper: Wrapper });
     expect(screen.getByTestId('config-read')).toBeInTheDocument();
     expect(screen.queryByTestId('config-edit')).toBeNull();

@@ -11,13 +11,9 @@ export { pushLive } from './control-test-live.ts';
 import type { ComponentProps, ReactNode } from 'react';
 import { vi } from 'vitest';
 import { render } from '@testing-library/react';
-import { App } from 'antd';
-import { QueryClientProvider } from '@tanstack/react-query';
 import type { ApprovalView, LeaseState, LeaseView } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
-import { createQueryClient } from '../../../lib/query-client.ts';
-import { SessionContext } from '../../../lib/session.ts';
-import { userInfo } from '../../../test/render.tsx';
+import { InApp, userInfo } from '../../../test/render.tsx';
 import { CommandsPanel } from './commands-panel.tsx';
 
 export const LIFT = '6f1c2a3b-0000-4000-8000-000000000001';
@@ -106,13 +102,7 @@ export function postsTo(route: string): [Record<string, unknown>, unknown][] {
 }
 
 function Wrapper({ children }: { children: ReactNode }) {
-  return (
-    <QueryClientProvider client={createQueryClient()}>
-      <SessionContext.Provider value={{ info: me, permissions: [], routes: [] }}>
-        <App>{children}</App>
-      </SessionContext.Provider>
-    </QueryClientProvider>
-  );
+  return <InApp session={{ info: me, permissions: [], routes: [] }}>{children}</InApp>;
 }
 
 export function renderPanel(props: Partial<ComponentProps<typeof CommandsPanel>> = {}) {

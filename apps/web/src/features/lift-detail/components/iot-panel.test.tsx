@@ -1,14 +1,10 @@
-import type { ReactNode } from 'react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { QueryClientProvider } from '@tanstack/react-query';
 import type { IotInfo, LiftInfo } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { createQueryClient } from '../../../lib/query-client.ts';
-import { useEnglish } from '../../../test/render.tsx';
+import { useEnglish, InApp } from '../../../test/render.tsx';
 import { liftListItem } from '../../../test/lift-fixtures.ts';
 import { IotPanel } from './iot-panel.tsx';
 
@@ -50,14 +46,6 @@ function server(info: LiftInfo) {
   post.mockImplementation(async (path: string) => (path.endsWith('/getInfo') ? info : null));
 }
 
-function Wrapper({ children }: { children: ReactNode }) {
-  return (
-    <QueryClientProvider client={createQueryClient()}>
-      <App>{children}</App>
-    </QueryClientProvider>
-  );
-}
-
 const updates = () => post.mock.calls.filter(([path]) => String(path).endsWith('/iot/update'));
 const panel = () => screen.getByTestId('panel-iot');
 
@@ -69,7 +57,7 @@ describe('IoT panel', () => {
 
   it('shows the SIM card, module and signal with its bars', async () => {
     server(lift(STORED));
-    render(<IotPanel liftId={LIFT} />, { wrapper: Wrapper });
+    render(<IotPanel liftId={LIFT} />, { wrapper: InApp });
     expect(await within(panel()).findByText('89860012345678901234')).toBeInTheDocument();
     expect(within(panel()).getByText('China Mobile')).toBeInTheDocument();
     expect(within(panel()).getByText('Quectel EC200N')).toBeInTheDocument();
@@ -81,7 +69,7 @@ describe('IoT panel', () => {
 
   it('says nothing was reported yet, and offers no edit without lift.edit', async () => {
     server(lift({}, ['lift.query', 'lift.get']));
-    render(<IotPanel liftId={LIFT} />, { wrapper: Wrapper });
+    render(<IotPanel liftId={LIFT} />, { wrapper: InApp });
     expect(await within(panel()).findByText('Not reported yet')).toBeInTheDocument();
     expect(within(panel()).queryByTestId('iot-edit')).toBeNull();
   });
@@ -90,7 +78,7 @@ describe('IoT panel', () => {
     post.mockImplementation(async () => {
       throw new Error('network down');
     });
-    render(<IotPanel liftId={LIFT} />, { wrapper: Wrapper });
+    render(<IotPanel liftId={LIFT} />, { wrapper: InApp });
     expect(
       await within(panel()).findByTestId('panel-error', undefined, { timeout: 10_000 }),
     ).toBeInTheDocument();
@@ -99,7 +87,7 @@ describe('IoT panel', () => {
   it('a wrong ICCID or signal shows its message and sends nothing; good values are sent', async () => {
     const user = userEvent.setup();
     server(lift({ carrier: 'China Mobile' }));
-    render(<IotPanel liftId={LIFT} />, { wrapper: Wrapper });
+    render(<IotPanel liftId={LIFT} />, { wrapper: InApp });
     await user.click(await screen.findByRole('button', { name: 'Edit IoT information' }));
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText('ICCID'), '8986-12');

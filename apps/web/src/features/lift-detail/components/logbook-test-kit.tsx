@@ -8,11 +8,9 @@
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
 import { render } from '@testing-library/react';
-import { App } from 'antd';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { InApp } from '../../../test/render.tsx';
 import type { LogbookEntry } from '@liftlink/protocol';
 import { http } from '../../../lib/http.ts';
-import { createQueryClient } from '../../../lib/query-client.ts';
 
 export const LIFT = '6f1c2a3b-0000-4000-8000-000000000001';
 
@@ -43,15 +41,7 @@ export function postedTo(url: string): Record<string, unknown>[] {
     .map(([, body]) => body as Record<string, unknown>);
 }
 
-function Wrapper({ children }: { children: ReactNode }) {
-  return (
-    <QueryClientProvider client={createQueryClient()}>
-      <App>{children}</App>
-    </QueryClientProvider>
-  );
-}
-
-export const renderInApp = (element: ReactNode) => render(element, { wrapper: Wrapper });
+export const renderInApp = (element: ReactNode) => render(element, { wrapper: InApp });
 
 let seq = 0;
 /** A logbook entry as the server sends it (hashes are not checked by the client). */

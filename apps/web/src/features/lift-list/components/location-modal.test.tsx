@@ -1,13 +1,9 @@
-import type { ReactNode } from 'react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from 'antd';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { ApiError, http } from '../../../lib/http.ts';
 import type * as HttpModule from '../../../lib/http.ts';
-import { createQueryClient } from '../../../lib/query-client.ts';
-import { useEnglish } from '../../../test/render.tsx';
+import { useEnglish, InApp } from '../../../test/render.tsx';
 import { liftListItem } from '../../../test/lift-fixtures.ts';
 import { LocationModal } from './location-modal.tsx';
 
@@ -23,14 +19,6 @@ const LIFT = liftListItem({
   location: { address: '1 Harbour Road', site: 'Block B' },
 });
 
-function Wrapper({ children }: { children: ReactNode }) {
-  return (
-    <QueryClientProvider client={createQueryClient()}>
-      <App>{children}</App>
-    </QueryClientProvider>
-  );
-}
-
 const dialog = () => screen.getByTestId('location-modal');
 const address = () => screen.getByTestId('location-address');
 const save = () => userEvent.click(within(dialog()).getByRole('button', { name: 'Save' }));
@@ -42,7 +30,7 @@ describe('location editor', () => {
   it('opens with the lift’s location and saves what was changed, trimmed', async () => {
     post.mockResolvedValue(null);
     const onClose = vi.fn();
-    render(<LocationModal lift={LIFT} onClose={onClose} />, { wrapper: Wrapper });
+    render(<LocationModal lift={LIFT} onClose={onClose} />, { wrapper: InApp });
     expect(await screen.findByText('Location: Library')).toBeInTheDocument();
     expect(address()).toHaveValue('1 Harbour Road');
     await userEvent.clear(address());
@@ -57,7 +45,7 @@ describe('location editor', () => {
   });
 
   it('asks for the address and sends nothing without it', async () => {
-    render(<LocationModal lift={LIFT} onClose={vi.fn()} />, { wrapper: Wrapper });
+    render(<LocationModal lift={LIFT} onClose={vi.fn()} />, { wrapper: InApp });
     await userEvent.clear(await screen.findByTestId('location-address'));
     await save();
     expect(await screen.findByText('Location information missing')).toBeInTheDocument();
@@ -71,7 +59,7 @@ describe('location editor', () => {
       }),
     );
     const onClose = vi.fn();
-    render(<LocationModal lift={LIFT} onClose={onClose} />, { wrapper: Wrapper });
+    render(<LocationModal lift={LIFT} onClose={onClose} />, { wrapper: InApp });
     await screen.findByText('Location: Library');
     await save();
     expect(await screen.findByText('The input is too long')).toBeInTheDocument();

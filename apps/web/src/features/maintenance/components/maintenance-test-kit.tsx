@@ -9,8 +9,6 @@
 import type { ReactElement } from 'react';
 import { vi } from 'vitest';
 import { render } from '@testing-library/react';
-import { App } from 'antd';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type {
   BUILT_IN_ROLES,
@@ -24,9 +22,7 @@ import type {
 import { permissionsOf } from '../../../lib/access.tsx';
 import { http } from '../../../lib/http.ts';
 import { changeLanguage, withTexts } from '../../../lib/i18n/language.ts';
-import { createQueryClient } from '../../../lib/query-client.ts';
-import { SessionContext } from '../../../lib/session.ts';
-import { userInfo } from '../../../test/render.tsx';
+import { InApp, userInfo } from '../../../test/render.tsx';
 
 export const LIFT = '6f1c2a3b-0000-4000-8000-000000000001';
 export const BASE = '/auth/access/lift/maintenance';
@@ -220,15 +216,9 @@ export function renderPage(
     { initialEntries: [path] },
   );
   const result = render(
-    <QueryClientProvider client={createQueryClient()}>
-      <SessionContext.Provider
-        value={{ info, permissions: permissionsOf(info), routes: info.routes }}
-      >
-        <App>
-          <RouterProvider router={router} />
-        </App>
-      </SessionContext.Provider>
-    </QueryClientProvider>,
+    <InApp session={{ info, permissions: permissionsOf(info), routes: info.routes }}>
+      <RouterProvider router={router} />
+    </InApp>,
   );
   return { ...result, router };
 }
