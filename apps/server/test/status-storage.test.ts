@@ -53,6 +53,31 @@ describe.each(DB_KINDS)('storing lift statuses on %s', (kind) => {
     expect((await shown(lift)).status).toEqual(standing);
   });
 
+  it('counts a repeated status as the lift heard: its time moves on, and a lift taken for offline is back online', async () => {
+    const lift = fleet[0]!;
+    const standing = initialLiftStatus(1);
+    const now = Date.now();
+    await report(lift, standing, new Date(now - 2_000).toISOString());
+    const seenAt = async () => (await t.database.sql.query<{ last_seen_at: Date }>(`select last_seen_at from lifts where id = $1`, [lift.id]))[0]!.last_seen_at;
+    const firstSeen = new Date(await seenAt()).getTime();
+    // As the silence sweep leaves a lift it has not heard from.
+    await t.database.sql.query(`update lifts set online = false, last_seen_at = now() - interval '1 hour' where id = $1`, [lift.id]);
+    await report(lift, standing, new Date(now - 1_000).toISOString());
+    const info = body(await admin.post('/auth/access/lift/getInfo', { liftId: lift.id })).result;
+    expect(info.lift.online).toBe(true);
+    expect(info.status).toEqual(standing);
+    expect(new Date(await seenAt()).getTime()).toBeGreaterThanOrEqual(firstSeen);
+    // A repeat of a lift that stayed online: its sequence, time and last-seen time are stored.
+    await t.database.sql.query(`update lifts set last_seen_at = now() - interval '1 minute' where id = $1`, [lift.id]);
+    await report(lift, standing, new Date(now).toISOString());
+    const [row] = await t.database.sql.query<{ status_seq: string; status_at: Date; online: boolean; last_seen_at: Date }>(
+      `select status_seq, status_at, online, last_seen_at from lifts where id = $1`,
+      [lift.id],
+    );
+    expect([Number(row!.status_seq), new Date(row!.status_at).toISOString(), row!.online]).toEqual([seq, new Date(now).toISOString(), true]);
+    expect(Date.now() - new Date(row!.last_seen_at).getTime()).toBeLessThan(30_000);
+  });
+
   it('tells browsers of a status only when its snapshot changes', async () => {
     const lift = fleet[0]!;
     const pushed: number[] = [];

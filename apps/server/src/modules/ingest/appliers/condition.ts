@@ -210,7 +210,7 @@ export function followCondition(lifts: BatchLifts, statuses: UplinkOf<'status'>[
     if (!messages) continue;
     const state = withDefaults(row.condition_state);
     const before = JSON.stringify(state);
-    const storedSeq = Number(row.status_seq);
+    const storedSeq = row.status_seq;
     for (const m of messages.sort((a, b) => a.seq - b.seq)) if (m.seq > storedSeq) follow(row.id, state, m, figures);
     const after = JSON.stringify(state);
     if (after !== before) lifts.conditions.set(row.id, after);

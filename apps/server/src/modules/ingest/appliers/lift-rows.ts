@@ -12,11 +12,12 @@ export interface BatchLifts {
   /** The rows as they were when locked: what the batch's changes are compared with. */
   locked: {
     id: string;
-    events_total: string;
+    events_total: number;
     online: boolean;
-    presence_session: string;
-    status_seq: string;
-    status_at: Date | null;
+    presence_session: number;
+    status_seq: number;
+    /** ISO 8601, as JSON gives it. */
+    status_at: string | null;
     status_hash: string | null;
     mode: string | null;
     active_fault: string | null;
@@ -42,20 +43,25 @@ export interface BatchLifts {
  * `for no key update`, as every writer of lift rows that changes no key: a row that refers
  * to a lift (a command's record, an alert, the condition job's scores) takes a key-share
  * lock on it, which this lock lets pass; `for update` made those writers wait for the batch
- * and deadlocked with a job writing for many lifts.
+ * and deadlocked with a job writing for many lifts. The rows come back as one JSON text: as
+ * rows, each of a batch's thousands was parsed value by value in JavaScript and, on the
+ * embedded database, cloned from its thread as an object; one text is parsed natively at
+ * once (the lock's CPU per lift on PGlite about halved, docs/operations.md 7.1).
  */
 export async function lockLifts(tx: Tx, batch: UplinkMessage[]): Promise<BatchLifts> {
-  const locked = await tx.query<BatchLifts['locked'][number]>(
-    `select id, events_total, online, presence_session, status_seq, status_at, status_hash, mode, active_fault, help_signal, condition_state
-       from lifts where id = any($1::uuid[]) order by id for no key update`,
+  const [result] = await tx.query<{ rows: string }>(
+    `select coalesce(json_agg(t), '[]')::text as rows
+       from (select id, events_total, online, presence_session, status_seq, status_at, status_hash, mode, active_fault, help_signal, condition_state
+               from lifts where id = any($1::uuid[]) order by id for no key update) t`,
     [[...new Set(batch.map((m) => m.liftId))]],
   );
-  return { locked, eventsTotal: new Map(locked.map((r) => [r.id, Number(r.events_total)])), trips: new Map(), faults: new Map(), revived: new Set(), statuses: new Map(), repeated: new Set(), conditions: new Map() };
+  const locked = JSON.parse(result!.rows) as BatchLifts['locked'];
+  return { locked, eventsTotal: new Map(locked.map((r) => [r.id, r.events_total])), trips: new Map(), faults: new Map(), revived: new Set(), statuses: new Map(), repeated: new Set(), conditions: new Map() };
 }
 
 /** Status: per lift the newest snapshot of the batch wins, and only if newer than the stored one. */
 export function takeNewestStatuses(lifts: BatchLifts, statuses: UplinkOf<'status'>[]): void {
-  const storedSeq = new Map(lifts.locked.map((r) => [r.id, Number(r.status_seq)]));
+  const storedSeq = new Map(lifts.locked.map((r) => [r.id, r.status_seq]));
   for (const m of statuses) {
     if (m.message.seq <= (storedSeq.get(m.liftId) ?? Infinity)) continue;
     if ((lifts.statuses.get(m.liftId)?.seq ?? 0) < m.message.seq) lifts.statuses.set(m.liftId, m.message);
@@ -63,30 +69,52 @@ export function takeNewestStatuses(lifts: BatchLifts, statuses: UplinkOf<'status
 }
 
 /**
- * Every lift of the batch in one update: seen now, back online if it spoke, its run-log
+ * Every lift of the batch updated once: seen now, back online if it spoke, its run-log
  * ordinal, trip and fault counts, its newest status with the columns read from it, and its
  * condition state where the statuses changed it (`followCondition`, run before). A
  * snapshot equal to the stored one (its hash says so) is not sent again: most reports of a
  * fleet in service repeat the last one, and each is a kilobyte to parse and write. Those
  * lifts are noted in `lifts.repeated` (the hash is known only here), so that the status
- * effects push no live status for them. The snapshots and condition states go as one JSON
- * array of pairs, joined to the other columns by position: as a jsonb[] parameter every quote
- * of every document was escaped into the array's text and unescaped again (a batch of 200
- * changed statuses: 58 to 63 ms against 37 to 46 on PGlite, 36 to 50 against 27 to 29 on
- * PostgreSQL; docs/operations.md 7.1).
+ * effects push no live status for them.
+ *
+ * A lift whose status only repeated itself (no trip, fault, return or condition change) needs
+ * its last-seen time, run-log ordinal and status sequence and time alone: those go in a
+ * narrow update of four columns, the others in the full one (on PGlite the narrow one costs
+ * about two thirds of the CPU a lift; docs/operations.md 7.1). In the full one the snapshots
+ * and condition states go as one JSON array of pairs, joined to the other columns by
+ * position: as a jsonb[] parameter every quote of every document was escaped into the
+ * array's text and unescaped again (a batch of 200 changed statuses: 58 to 63 ms against 37
+ * to 46 on PGlite, 36 to 50 against 27 to 29 on PostgreSQL).
  */
 export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
-  const { locked } = lifts;
   const status = (id: string) => lifts.statuses.get(id);
-  const snapshots = locked.map((r) => {
+  const repeats: BatchLifts['locked'] = [];
+  const full: { r: BatchLifts['locked'][number]; json: string | null; hash: string | null }[] = [];
+  for (const r of lifts.locked) {
     const m = status(r.id);
-    if (!m) return { json: null, hash: null };
+    if (!m) {
+      full.push({ r, json: null, hash: null });
+      continue;
+    }
     const json = JSON.stringify(m.status);
     const hash = sha256(json);
-    if (hash !== r.status_hash) return { json, hash };
+    if (hash !== r.status_hash) {
+      full.push({ r, json, hash });
+      continue;
+    }
     lifts.repeated.add(r.id);
-    return { json: null, hash };
-  });
+    if (lifts.trips.get(r.id) || lifts.faults.get(r.id) || lifts.revived.has(r.id) || lifts.conditions.has(r.id)) full.push({ r, json: null, hash });
+    else repeats.push(r);
+  }
+  if (repeats.length) {
+    await tx.query(
+      `update lifts l set last_seen_at = now(), events_total = v.n, status_seq = v.seq, status_at = v.ts
+         from unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::timestamptz[]) as v(id, n, seq, ts) where l.id = v.id`,
+      [repeats.map((r) => r.id), repeats.map((r) => lifts.eventsTotal.get(r.id)!), repeats.map((r) => status(r.id)!.seq), repeats.map((r) => status(r.id)!.ts)],
+    );
+  }
+  if (!full.length) return;
+  const locked = full.map((f) => f.r);
   await tx.query(
     `update lifts l set last_seen_at = now(), events_total = v.n, trips_total = l.trips_total + v.t, trips_30d = l.trips_30d + v.t,
             faults_total = l.faults_total + v.f, online = l.online or v.revive, online_since = case when v.revive then now() else l.online_since end,
@@ -109,8 +137,8 @@ export async function updateLiftRows(tx: Tx, lifts: BatchLifts): Promise<void> {
       locked.map((r) => lifts.trips.get(r.id) ?? 0),
       locked.map((r) => lifts.revived.has(r.id)),
       locked.map((r) => lifts.faults.get(r.id) ?? 0),
-      `[${snapshots.map((s, i) => `[${s.json ?? 'null'},${lifts.conditions.get(locked[i]!.id) ?? 'null'}]`).join(',')}]`,
-      snapshots.map((s) => s.hash),
+      `[${full.map((f) => `[${f.json ?? 'null'},${lifts.conditions.get(f.r.id) ?? 'null'}]`).join(',')}]`,
+      full.map((f) => f.hash),
       locked.map((r) => status(r.id)?.seq ?? null),
       locked.map((r) => status(r.id)?.ts ?? null),
       locked.map((r) => status(r.id)?.status.mode ?? null),

@@ -15,7 +15,7 @@ export type PresenceUplink = UplinkOf<'presence' | 'disconnect'>;
  */
 export async function reviveSpeakingLifts(tx: Tx, batch: UplinkMessage[], lifts: BatchLifts, live: LiveChange[]): Promise<void> {
   const speaking = new Set(batch.filter((m) => m.kind !== 'presence' && m.kind !== 'disconnect').map((m) => m.liftId));
-  const session = new Map(lifts.locked.map((r) => [r.id, Number(r.presence_session)]));
+  const session = new Map(lifts.locked.map((r) => [r.id, r.presence_session]));
   const reconnecting = new Set(batch.filter((m) => m.kind === 'presence' && m.message.online && m.message.session >= session.get(m.liftId)!).map((m) => m.liftId));
   const revived = lifts.locked.filter((r) => !r.online && speaking.has(r.id) && !reconnecting.has(r.id)).map((r) => r.id);
   for (const id of revived) lifts.revived.add(id);
