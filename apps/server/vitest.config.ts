@@ -19,6 +19,8 @@ export const SERVER_TESTS = {
   include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // One migrated embedded database, the image each test's fresh PGlite starts from.
+  globalSetup: ['test/support/pglite-template.ts'],
 };
 
 export default defineConfig({ test: SERVER_TESTS });

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import { CSRF_COOKIE } from '@liftlink/protocol';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -20,7 +21,24 @@ export const DB_KINDS: ('pglite' | 'postgres')[] = skipWithout('PostgreSQL', pro
 
 export { ADMIN_PASSWORD };
 
-/** A fresh database: PGlite in memory, or a new PostgreSQL database dropped at close. */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A file holding the image of an embedded database with every migration applied (test/support/pglite-template.ts). */
+    pgliteImage: string;
+  }
+}
+
+/** The migrated embedded database's image (test/support/pglite-template.ts), read once per test file; none outside a test run. */
+let pgliteImage: Uint8Array | null | undefined;
+function migratedImage(): Uint8Array | undefined {
+  if (pgliteImage === undefined) {
+    const file = process.env.VITEST ? inject('pgliteImage') : undefined;
+    pgliteImage = file ? readFileSync(file) : null;
+  }
+  return pgliteImage ?? undefined;
+}
+
+/** A fresh, empty database: PGlite in memory, or a new PostgreSQL database dropped at close. */
 export async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const database = await openPglite(':memory:');
@@ -37,6 +55,14 @@ export async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ data
   };
 }
 
+/** A fresh database for an app, which migrates it anyway: PGlite starts from the test run's migrated image. */
+async function freshAppDatabase(kind: 'pglite' | 'postgres'): ReturnType<typeof freshDatabase> {
+  const image = kind === 'pglite' ? migratedImage() : undefined;
+  if (!image) return freshDatabase(kind);
+  const database = await openPglite(':memory:', { image });
+  return { database, drop: () => database.close() };
+}
+
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
@@ -50,7 +76,7 @@ export interface TestApp {
 export async function startTestApp(kind: 'pglite' | 'postgres', env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'liftlink-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', MQTT_PORT: '0', METRICS_PORT: '0', SIMULATOR: '0', LIFTLINK_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'silent', ...env });
-  const { database, drop } = await freshDatabase(kind);
+  const { database, drop } = await freshAppDatabase(kind);
   const mails: Mail[] = [];
   const sms: { mobile: string; text: string }[] = [];
   const app = await buildApp({

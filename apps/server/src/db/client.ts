@@ -42,7 +42,7 @@ export interface Database {
 type WorkerAnswer = { id: number; rows: unknown[]; fields?: string[]; data?: Uint8Array; error?: undefined } | { id: number; error: Record<string, unknown> & { message: string } };
 
 /**
- * PGlite in `dataDir/pg` (or in memory when dataDir is ':memory:'), on a worker thread of
+ * PGlite in `dataDir/pg` (or in memory when dataDir is ':memory:', then from `options.image` when given), on a worker thread of
  * its own (pglite-worker.mjs). PGlite executes SQL as WebAssembly in the thread that calls
  * it; on the main thread each statement stopped the broker, the HTTP API and ingest while
  * it ran (half the embedded server's CPU during ingest). On its own thread it uses the
@@ -55,7 +55,7 @@ type WorkerAnswer = { id: number; rows: unknown[]; fields?: string[]; data?: Uin
  * with the broker and the HTTP API, gets round to an answer. Only between a transaction's
  * own statements does the turn stay with it.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(dataDir: string, options: { image?: Uint8Array } = {}): Promise<Database> {
   let dir: string | undefined;
   if (dataDir !== ':memory:') {
     dir = path.join(dataDir, 'pg');
@@ -68,7 +68,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
       });
     }
   }
-  let worker = await startPgliteWorker(dir);
+  let worker = await startPgliteWorker(dir, dir ? undefined : options.image);
   let nextId = 0;
   const pending = new Map<number, { resolve: (a: WorkerAnswer & { error?: undefined }) => void; reject: (e: Error) => void }>();
   let failure: Error | null = null;
@@ -181,10 +181,13 @@ export async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
-/** A PGlite thread on `dir` (in memory without one), once PostgreSQL is ready. */
-async function startPgliteWorker(dir: string | undefined): Promise<Worker> {
+/**
+ * A PGlite thread on `dir` (in memory without one, started from `image` when given: a data
+ * directory's tarball, as `dumpDataDir` makes), once PostgreSQL is ready.
+ */
+async function startPgliteWorker(dir: string | undefined, image?: Uint8Array): Promise<Worker> {
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: { dataDir: dir },
+    workerData: { dataDir: dir, image },
     // The thread's JavaScript only passes queries and rows to and from PostgreSQL's WebAssembly:
     // a small young generation (V8 would grow it to 48 MiB, and keep it) is plenty.
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },

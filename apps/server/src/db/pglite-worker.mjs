@@ -12,7 +12,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { pgliteOptions, useBaselineWasmCompiler } from './pglite-options.mjs';
 
 useBaselineWasmCompiler();
-const client = workerData.dataDir ? new PGlite(workerData.dataDir, pgliteOptions) : new PGlite(pgliteOptions);
+// In memory, from an image of a data directory when given one (a tarball, as dumpDataDir makes).
+const client = workerData.dataDir
+  ? new PGlite(workerData.dataDir, pgliteOptions)
+  : new PGlite({ ...pgliteOptions, ...(workerData.image ? { loadDataDir: new Blob([workerData.image]) } : {}) });
 
 /** The fields of a PostgreSQL error (code, detail, constraint, ...) cross the thread as plain data. */
 function plainError(err) {
