@@ -38,12 +38,15 @@ function migratedImage(): Uint8Array | undefined {
   return pgliteImage ?? undefined;
 }
 
+/** PGlite in memory, empty or started from `image`; closed at drop. */
+async function inMemory(image?: Uint8Array): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const database = await openPglite(':memory:', { image });
+  return { database, drop: () => database.close() };
+}
+
 /** A fresh, empty database: PGlite in memory, or a new PostgreSQL database dropped at close. */
 export async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (kind === 'pglite') {
-    const database = await openPglite(':memory:');
-    return { database, drop: () => database.close() };
-  }
+  if (kind === 'pglite') return inMemory();
   const { url, drop } = await createDatabase(process.env.TEST_DATABASE_URL!);
   const database = await openPostgres(url);
   return {
@@ -56,11 +59,8 @@ export async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<{ data
 }
 
 /** A fresh database for an app, which migrates it anyway: PGlite starts from the test run's migrated image. */
-async function freshAppDatabase(kind: 'pglite' | 'postgres'): ReturnType<typeof freshDatabase> {
-  const image = kind === 'pglite' ? migratedImage() : undefined;
-  if (!image) return freshDatabase(kind);
-  const database = await openPglite(':memory:', { image });
-  return { database, drop: () => database.close() };
+function freshAppDatabase(kind: 'pglite' | 'postgres'): ReturnType<typeof freshDatabase> {
+  return kind === 'pglite' ? inMemory(migratedImage()) : freshDatabase(kind);
 }
 
 export interface TestApp {

@@ -42,8 +42,8 @@ export interface Database {
 type WorkerAnswer = { id: number; rows: unknown[]; fields?: string[]; data?: Uint8Array; error?: undefined } | { id: number; error: Record<string, unknown> & { message: string } };
 
 /**
- * PGlite in `dataDir/pg` (or in memory when dataDir is ':memory:', then from `options.image` when given), on a worker thread of
- * its own (pglite-worker.mjs). PGlite executes SQL as WebAssembly in the thread that calls
+ * PGlite in `dataDir/pg` (or in memory when dataDir is ':memory:', started from
+ * `options.image` when given), on a worker thread of its own (pglite-worker.mjs). PGlite executes SQL as WebAssembly in the thread that calls
  * it; on the main thread each statement stopped the broker, the HTTP API and ingest while
  * it ran (half the embedded server's CPU during ingest). On its own thread it uses the
  * second core, and a command or a live push no longer waits behind a batch's SQL.
@@ -68,7 +68,7 @@ export async function openPglite(dataDir: string, options: { image?: Uint8Array 
       });
     }
   }
-  let worker = await startPgliteWorker(dir, dir ? undefined : options.image);
+  let worker = await startPgliteWorker(dir, options.image);
   let nextId = 0;
   const pending = new Map<number, { resolve: (a: WorkerAnswer & { error?: undefined }) => void; reject: (e: Error) => void }>();
   let failure: Error | null = null;
@@ -183,7 +183,7 @@ export async function openPglite(dataDir: string, options: { image?: Uint8Array 
 
 /**
  * A PGlite thread on `dir` (in memory without one, started from `image` when given: a data
- * directory's tarball, as `dumpDataDir` makes), once PostgreSQL is ready.
+ * directory's tarball, as `dumpDataDir` makes; a `dir` wins), once PostgreSQL is ready.
  */
 async function startPgliteWorker(dir: string | undefined, image?: Uint8Array): Promise<Worker> {
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
